@@ -1,0 +1,126 @@
+//! The core's one error type.
+//!
+//! Variants are split by who can act on them: problems with a user's file or input
+//! (`Input`, `Unsupported`, `Pdf`, ...) are reported per file and the rest of the work
+//! goes on; store problems (`DatabaseCorrupt`, `NeedsRebuild`, ...) carry a way out in
+//! their message; `Sqlite` and `Io` are internal failures.
+
+use std::path::PathBuf;
+
+/// Result alias used throughout the core.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong in the core.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A file could not be read from disk.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file or folder that failed.
+        path: PathBuf,
+        /// The operating-system error.
+        source: std::io::Error,
+    },
+    /// A user's file is readable but its content cannot be used (empty, undecodable, ...).
+    #[error("{path}: {reason}")]
+    Input {
+        /// The offending file.
+        path: PathBuf,
+        /// What is wrong with it, in words a user understands.
+        reason: String,
+    },
+    /// A PDF could not be read; the reason says why (encrypted, damaged, crashed the reader).
+    #[error("{path}: {reason}")]
+    Pdf {
+        /// The offending PDF.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// An option or argument is out of range.
+    #[error("invalid setting: {0}")]
+    InvalidConfig(String),
+    /// No document matches the path or id the user gave.
+    #[error("no imported document matches {0:?}")]
+    DocumentNotFound(String),
+    /// The database file is damaged or is not an Evident database at all.
+    #[error(
+        "the database {path} is damaged ({reason}). Run `evident rebuild` to rebuild it from your \
+         source files; the damaged file will be kept beside it as a .broken copy"
+    )]
+    DatabaseCorrupt {
+        /// The database file.
+        path: PathBuf,
+        /// What SQLite reported.
+        reason: String,
+    },
+    /// The database was written by a newer Evident than this one.
+    #[error(
+        "the database {path} was written by a newer version of Evident (schema {found}, this \
+         version understands up to {supported}); update Evident or use another --db"
+    )]
+    DatabaseTooNew {
+        /// The database file.
+        path: PathBuf,
+        /// Schema version in the file.
+        found: i64,
+        /// Newest schema this build knows.
+        supported: i64,
+    },
+    /// The list of source files could not be recovered for a rebuild.
+    #[error("cannot rebuild {path}: {reason}")]
+    RebuildImpossible {
+        /// The database file.
+        path: PathBuf,
+        /// Why the sources are unknown.
+        reason: String,
+    },
+    /// An internal SQLite failure.
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// An internal JSON (de)serialisation failure.
+    #[error("internal data error: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
+impl Error {
+    /// Builds an [`Error::Io`] for `path`.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Self::Io {
+            path: path.into(),
+            source,
+        }
+    }
+
+    /// Builds an [`Error::Input`] for `path`.
+    pub fn input(path: impl Into<PathBuf>, reason: impl Into<String>) -> Self {
+        Self::Input {
+            path: path.into(),
+            reason: reason.into(),
+        }
+    }
+
+    /// A short, stable machine-readable code for this error, for JSON output and the UI.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Io { .. } => "io",
+            Self::Input { .. } => "bad_input",
+            Self::Pdf { .. } => "bad_pdf",
+            Self::InvalidConfig(_) => "invalid_config",
+            Self::DocumentNotFound(_) => "not_found",
+            Self::DatabaseCorrupt { .. } => "database_corrupt",
+            Self::DatabaseTooNew { .. } => "database_too_new",
+            Self::RebuildImpossible { .. } => "rebuild_impossible",
+            Self::Sqlite(_) | Self::Json(_) => "internal",
+        }
+    }
+
+    /// The reason without the file path, for per-file summaries that print the path anyway.
+    pub fn reason(&self) -> String {
+        match self {
+            Self::Io { source, .. } => source.to_string(),
+            Self::Input { reason, .. } | Self::Pdf { reason, .. } => reason.clone(),
+            other => other.to_string(),
+        }
+    }
+}

@@ -1,0 +1,341 @@
+//! Markdown with pulldown-cmark: headings become the heading path, list items and table
+//! rows stay readable as text (`header: value` pairs), link text is kept, and front
+//! matter, HTML comments and template tags (`{% ... %}`, `{{< ... >}}`) are dropped.
+
+use std::sync::LazyLock;
+
+use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use regex::Regex;
+
+use super::{Block, BlockKind, Extracted, PageSpan};
+use crate::text::normalize::{join_into, nfkc};
+
+static TEMPLATE_TAG: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?s)\{%.*?%\}|\{\{[<%].*?[>%]\}\}|\{\{.*?\}\}").expect("valid regex")
+});
+static HTML_COMMENT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?s)<!--.*?-->").expect("valid regex"));
+static HTML_TAG: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?s)</?[A-Za-z][^>]*>").expect("valid regex"));
+
+/// Extracts a Markdown document.
+pub fn extract(source: &str, fallback_title: &str) -> Extracted {
+    let source = TEMPLATE_TAG.replace_all(source, "");
+    let source = HTML_COMMENT.replace_all(&source, "");
+    let options = Options::ENABLE_TABLES
+        | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS
+        | Options::ENABLE_PLUSES_DELIMITED_METADATA_BLOCKS
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS;
+    let mut b = Builder::default();
+    for event in Parser::new_ext(&source, options) {
+        b.event(event);
+    }
+    b.finish_block();
+    let title = b
+        .front_matter_title
+        .clone()
+        .or_else(|| b.first_h1.clone())
+        .unwrap_or_else(|| fallback_title.to_owned());
+    let end = b.text.len();
+    Extracted {
+        title,
+        text: b.text,
+        pages: vec![PageSpan {
+            number: 1,
+            start: 0,
+            end,
+        }],
+        blocks: b.blocks,
+        warnings: Vec::new(),
+    }
+}
+
+#[derive(Default)]
+struct Builder {
+    text: String,
+    blocks: Vec<Block>,
+    headings: Vec<(u8, String)>,
+    /// Text of the block being collected, and its kind.
+    current: String,
+    kind: Option<BlockKind>,
+    pending_break: bool,
+    in_metadata: bool,
+    metadata: String,
+    front_matter_title: Option<String>,
+    first_h1: Option<String>,
+    table_head: Vec<String>,
+    row: Vec<String>,
+    in_head: bool,
+    list_depth: usize,
+}
+
+impl Builder {
+    fn event(&mut self, event: Event<'_>) {
+        if self.in_metadata {
+            match event {
+                Event::Text(t) => self.metadata.push_str(&t),
+                Event::End(TagEnd::MetadataBlock(_)) => {
+                    self.in_metadata = false;
+                    self.front_matter_title = self
+                        .metadata
+                        .lines()
+                        .find_map(|l| l.strip_prefix("title:"))
+                        .map(|t| t.trim().trim_matches(['"', '\'']).to_owned())
+                        .filter(|t| !t.is_empty());
+                }
+                _ => {}
+            }
+            return;
+        }
+        match event {
+            Event::Start(Tag::MetadataBlock(_)) => self.in_metadata = true,
+            Event::Start(Tag::Heading { level, .. }) => self.start(BlockKind::Heading {
+                level: heading_level(level),
+            }),
+            Event::Start(Tag::Paragraph) => {
+                if self.kind.is_none() {
+                    self.start(BlockKind::Paragraph);
+                } else if !self.current.is_empty() {
+                    self.pending_break = true;
+                }
+            }
+            Event::Start(Tag::Item) => self.start(BlockKind::ListItem),
+            Event::Start(Tag::List(_)) => {
+                self.list_depth += 1;
+                self.finish_block();
+            }
+            Event::End(TagEnd::List(_)) => {
+                self.list_depth = self.list_depth.saturating_sub(1);
+                self.finish_block();
+            }
+            Event::Start(Tag::CodeBlock(_)) => self.start(BlockKind::Code),
+            Event::Start(Tag::TableHead) => {
+                self.finish_block();
+                self.in_head = true;
+                self.table_head.clear();
+                self.row.clear();
+            }
+            Event::End(TagEnd::TableHead) => {
+                self.in_head = false;
+                self.table_head = std::mem::take(&mut self.row);
+            }
+            Event::Start(Tag::TableRow) => self.row.clear(),
+            Event::Start(Tag::TableCell) => {
+                self.current.clear();
+                self.kind = Some(BlockKind::TableRow);
+            }
+            Event::End(TagEnd::TableCell) => {
+                self.row
+                    .push(std::mem::take(&mut self.current).trim().to_owned());
+                self.kind = None;
+            }
+            Event::End(TagEnd::TableRow) => self.table_row(),
+            Event::End(TagEnd::Table) => {
+                if !self.table_head.is_empty()
+                    && self
+                        .blocks
+                        .last()
+                        .is_none_or(|b| b.kind != BlockKind::TableRow)
+                {
+                    // A table with a header and no body rows: keep the header as text.
+                    self.row = std::mem::take(&mut self.table_head);
+                    self.table_row();
+                }
+                self.table_head.clear();
+            }
+            Event::End(TagEnd::Heading(_))
+            | Event::End(TagEnd::CodeBlock)
+            | Event::End(TagEnd::Item) => {
+                self.finish_block();
+            }
+            Event::End(TagEnd::Paragraph) => {
+                if self.list_depth == 0 && self.kind == Some(BlockKind::Paragraph) {
+                    self.finish_block();
+                }
+            }
+            Event::Text(t) | Event::Code(t) => self.push_text(&t),
+            Event::InlineMath(t) | Event::DisplayMath(t) => self.push_text(&t),
+            Event::Html(h) | Event::InlineHtml(h) => {
+                let stripped = HTML_TAG.replace_all(&h, "");
+                if !stripped.trim().is_empty() {
+                    self.push_text(stripped.trim());
+                }
+            }
+            Event::SoftBreak => self.pending_break = true,
+            Event::HardBreak => self.current.push('\n'),
+            Event::TaskListMarker(done) => self.push_text(if done { "[x] " } else { "[ ] " }),
+            _ => {}
+        }
+    }
+
+    fn start(&mut self, kind: BlockKind) {
+        self.finish_block();
+        self.kind = Some(kind);
+    }
+
+    fn push_text(&mut self, t: &str) {
+        if self.kind.is_none() {
+            self.kind = Some(BlockKind::Paragraph);
+        }
+        let t = nfkc(t);
+        if self.pending_break {
+            self.pending_break = false;
+            join_into(&mut self.current, &t);
+        } else {
+            self.current.push_str(&t);
+        }
+    }
+
+    fn table_row(&mut self) {
+        let cells = std::mem::take(&mut self.row);
+        if cells.iter().all(String::is_empty) {
+            return;
+        }
+        let text = if self.in_head || self.table_head.is_empty() {
+            cells.join(" | ")
+        } else {
+            cells
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| !v.is_empty())
+                .map(
+                    |(i, v)| match self.table_head.get(i).filter(|h| !h.is_empty()) {
+                        Some(h) => format!("{h}: {v}"),
+                        None => v.clone(),
+                    },
+                )
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
+        self.current = text;
+        self.kind = Some(BlockKind::TableRow);
+        self.finish_block();
+    }
+
+    fn finish_block(&mut self) {
+        self.pending_break = false;
+        let Some(kind) = self.kind.take() else {
+            return;
+        };
+        let body = std::mem::take(&mut self.current);
+        let body = body.trim();
+        if body.is_empty() {
+            return;
+        }
+        if let BlockKind::Heading { level } = kind {
+            if level == 1 && self.first_h1.is_none() {
+                self.first_h1 = Some(body.to_owned());
+            }
+            self.headings.retain(|(l, _)| *l < level);
+            self.headings.push((level, body.to_owned()));
+        }
+        if !self.text.is_empty() {
+            self.text.push_str("\n\n");
+        }
+        let start = self.text.len();
+        self.text.push_str(body);
+        self.blocks.push(Block {
+            start,
+            end: self.text.len(),
+            kind,
+            heading_path: self.headings.iter().map(|(_, t)| t.clone()).collect(),
+        });
+    }
+}
+
+fn heading_level(level: HeadingLevel) -> u8 {
+    match level {
+        HeadingLevel::H1 => 1,
+        HeadingLevel::H2 => 2,
+        HeadingLevel::H3 => 3,
+        HeadingLevel::H4 => 4,
+        HeadingLevel::H5 => 5,
+        HeadingLevel::H6 => 6,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn blocks(doc: &Extracted) -> Vec<(&str, Vec<String>)> {
+        doc.blocks
+            .iter()
+            .map(|b| (doc.block_text(b), b.heading_path.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn headings_become_paths_and_front_matter_is_dropped() {
+        let doc = extract(
+            "---\ntitle: Travel policy\n---\n# Travel\n\nIntro text.\n\n## Booking\n\nBook early.\n\n# Other\n\nLast.",
+            "f",
+        );
+        assert_eq!(doc.title, "Travel policy");
+        let b = blocks(&doc);
+        assert_eq!(b[0], ("Travel", vec!["Travel".to_owned()]));
+        assert_eq!(
+            b[3],
+            (
+                "Book early.",
+                vec!["Travel".to_owned(), "Booking".to_owned()]
+            )
+        );
+        assert_eq!(
+            b[5],
+            ("Last.", vec!["Other".to_owned()]),
+            "a new H1 resets the path"
+        );
+        assert!(
+            !doc.text.contains("title:"),
+            "front matter must not reach the text"
+        );
+    }
+
+    #[test]
+    fn tables_become_header_value_pairs() {
+        let doc = extract(
+            "| 级别 | 标准 |\n|---|---|\n| 经理 | 500元 |\n| 员工 | 300元 |\n",
+            "t",
+        );
+        let b = blocks(&doc);
+        assert_eq!(b[0].0, "级别: 经理; 标准: 500元");
+        assert_eq!(b[1].0, "级别: 员工; 标准: 300元");
+    }
+
+    #[test]
+    fn links_lists_comments_and_template_tags() {
+        let doc = extract(
+            "<!-- INFO END -->\n{% alert %}\nSee [the travel page](travel.md) first.\n{% endalert %}\n\n- one item\n- two <b>bold</b>\n",
+            "t",
+        );
+        let b = blocks(&doc);
+        assert_eq!(b[0].0, "See the travel page first.");
+        assert_eq!(b[1], ("one item", vec![]));
+        assert_eq!(b[2].0, "two bold");
+        assert!(
+            !doc.text.contains("INFO END") && !doc.text.contains('{'),
+            "{}",
+            doc.text
+        );
+    }
+
+    #[test]
+    fn soft_breaks_join_chinese_without_space() {
+        let doc = extract(
+            "第一条 单笔报销超过五千元的，需经分管\n副总经理审批。\n",
+            "t",
+        );
+        assert_eq!(
+            doc.text, "第一条 单笔报销超过五千元的,需经分管副总经理审批。",
+            "NFKC folds the full-width comma"
+        );
+    }
+
+    #[test]
+    fn title_falls_back_to_first_h1_then_file_name() {
+        assert_eq!(extract("# 报销制度\n\n正文。", "f").title, "报销制度");
+        assert_eq!(extract("正文。", "file-name").title, "file-name");
+    }
+}

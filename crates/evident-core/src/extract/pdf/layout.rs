@@ -1,0 +1,306 @@
+//! Page layout: from positioned glyphs to text in reading order.
+//!
+//! A PDF's content stream draws glyphs in whatever order its producer liked; the reading
+//! order must be recovered from positions. Glyphs are first grouped into runs (glyphs on
+//! one baseline with no large gap), then the page is split recursively along white space
+//! (an XY-cut): first into columns where a vertical gutter runs through the whole
+//! region, else into bands at the widest horizontal gap. Runs inside a region that cannot
+//! be split further are read line by line. No space is ever put between two CJK glyphs.
+
+use crate::text::normalize::is_cjk;
+
+/// One glyph as the content stream placed it (y grows downwards).
+#[derive(Debug, Clone)]
+pub struct Glyph {
+    /// Left edge of the glyph.
+    pub x: f64,
+    /// Baseline.
+    pub y: f64,
+    /// Horizontal advance.
+    pub width: f64,
+    /// Font size in page units.
+    pub size: f64,
+    /// The Unicode text the glyph stands for (may be more than one char, e.g. "fi").
+    pub text: String,
+}
+
+#[derive(Debug, Clone)]
+struct Run {
+    x0: f64,
+    x1: f64,
+    y: f64,
+    size: f64,
+    text: String,
+}
+
+impl Run {
+    fn top(&self) -> f64 {
+        self.y - self.size * 0.8
+    }
+    fn bottom(&self) -> f64 {
+        self.y + self.size * 0.2
+    }
+}
+
+/// Lays out one page's glyphs as text: lines separated by `\n`, blocks by `\n\n`.
+pub fn layout(glyphs: &[Glyph]) -> String {
+    let runs = build_runs(glyphs);
+    if runs.is_empty() {
+        return String::new();
+    }
+    let idx: Vec<usize> = (0..runs.len()).collect();
+    let mut out = String::new();
+    cut(&runs, idx, 0, &mut out);
+    out.trim().to_owned()
+}
+
+fn needs_space(prev: Option<char>, next: Option<char>) -> bool {
+    match (prev, next) {
+        (Some(a), Some(b)) => !(a.is_whitespace() || b.is_whitespace() || (is_cjk(a) && is_cjk(b))),
+        _ => false,
+    }
+}
+
+fn build_runs(glyphs: &[Glyph]) -> Vec<Run> {
+    let mut runs: Vec<Run> = Vec::new();
+    let mut pending_space = false;
+    for g in glyphs {
+        if !(g.x.is_finite() && g.y.is_finite() && g.size.is_finite()) || g.size <= 0.0 {
+            continue;
+        }
+        if g.text.chars().all(char::is_whitespace) {
+            pending_space = true;
+            continue;
+        }
+        let x1 = g.x + g.width.max(0.0);
+        if let Some(run) = runs.last_mut() {
+            let size = run.size.max(g.size);
+            let same_line = (g.y - run.y).abs() < size * 0.5;
+            let gap = g.x - run.x1;
+            if same_line && gap > -size * 0.5 && gap < size * 1.0 {
+                let prev = run.text.chars().last();
+                let next = g.text.chars().next();
+                if (pending_space || gap > size * 0.15) && needs_space(prev, next) {
+                    run.text.push(' ');
+                }
+                run.text.push_str(&g.text);
+                run.x1 = run.x1.max(x1);
+                pending_space = false;
+                continue;
+            }
+        }
+        pending_space = false;
+        runs.push(Run {
+            x0: g.x,
+            x1,
+            y: g.y,
+            size: g.size,
+            text: g.text.clone(),
+        });
+    }
+    runs
+}
+
+const MAX_DEPTH: usize = 400;
+
+/// Recursive XY-cut over the runs in `idx`, appending text to `out`.
+fn cut(runs: &[Run], mut idx: Vec<usize>, depth: usize, out: &mut String) {
+    if idx.len() > 1 && depth < MAX_DEPTH {
+        let median_size = median(idx.iter().map(|&i| runs[i].size));
+        // Columns: a vertical gutter through the whole region.
+        idx.sort_by(|&a, &b| runs[a].x0.total_cmp(&runs[b].x0));
+        if let Some(split) = widest_gap(&idx, |i| (runs[i].x0, runs[i].x1), median_size * 0.9) {
+            let right = idx.split_off(split);
+            cut(runs, idx, depth + 1, out);
+            separate(out, "\n\n");
+            cut(runs, right, depth + 1, out);
+            return;
+        }
+        // Bands: the widest horizontal gap.
+        idx.sort_by(|&a, &b| runs[a].top().total_cmp(&runs[b].top()));
+        if let Some(split) = widest_gap(&idx, |i| (runs[i].top(), runs[i].bottom()), 0.0) {
+            let gap = runs[idx[split]].top()
+                - idx[..split]
+                    .iter()
+                    .map(|&i| runs[i].bottom())
+                    .fold(f64::MIN, f64::max);
+            let below = idx.split_off(split);
+            cut(runs, idx, depth + 1, out);
+            separate(
+                out,
+                if gap > median_size * 0.8 {
+                    "\n\n"
+                } else {
+                    "\n"
+                },
+            );
+            cut(runs, below, depth + 1, out);
+            return;
+        }
+    }
+    read_lines(runs, idx, out);
+}
+
+/// After sorting by start, the split index of the widest gap wider than `min_gap`.
+fn widest_gap(idx: &[usize], span: impl Fn(usize) -> (f64, f64), min_gap: f64) -> Option<usize> {
+    let mut reach = f64::MIN;
+    let mut best: Option<(f64, usize)> = None;
+    for (k, &i) in idx.iter().enumerate() {
+        let (start, end) = span(i);
+        if k > 0 {
+            let gap = start - reach;
+            if gap > min_gap && best.is_none_or(|(g, _)| gap > g) {
+                best = Some((gap, k));
+            }
+        }
+        reach = reach.max(end);
+    }
+    best.map(|(_, k)| k)
+}
+
+/// Reads runs that share no clean split: group into lines by baseline, left to right.
+fn read_lines(runs: &[Run], mut idx: Vec<usize>, out: &mut String) {
+    idx.sort_by(|&a, &b| runs[a].y.total_cmp(&runs[b].y));
+    let mut lines: Vec<Vec<usize>> = Vec::new();
+    for i in idx {
+        match lines.last_mut() {
+            Some(line)
+                if (runs[i].y - runs[line[0]].y).abs()
+                    < runs[i].size.max(runs[line[0]].size) * 0.5 =>
+            {
+                line.push(i);
+            }
+            _ => lines.push(vec![i]),
+        }
+    }
+    for (n, mut line) in lines.into_iter().enumerate() {
+        if n > 0 {
+            separate(out, "\n");
+        }
+        line.sort_by(|&a, &b| runs[a].x0.total_cmp(&runs[b].x0));
+        for (k, &i) in line.iter().enumerate() {
+            if k > 0 && needs_space(out.chars().last(), runs[i].text.chars().next()) {
+                out.push(' ');
+            }
+            out.push_str(&runs[i].text);
+        }
+    }
+}
+
+fn separate(out: &mut String, sep: &str) {
+    if out.is_empty() {
+        return;
+    }
+    let trimmed = out.trim_end_matches([' ', '\n']).len();
+    let existing = &out[trimmed..];
+    if existing.matches('\n').count() >= sep.len() {
+        return;
+    }
+    out.truncate(trimmed);
+    out.push_str(sep);
+}
+
+fn median(values: impl Iterator<Item = f64>) -> f64 {
+    let mut v: Vec<f64> = values.collect();
+    if v.is_empty() {
+        return 10.0;
+    }
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Places `text` glyph by glyph from (x, y) with a fixed advance.
+    fn line(text: &str, x: f64, y: f64, size: f64) -> Vec<Glyph> {
+        let mut out = Vec::new();
+        let mut cx = x;
+        for c in text.chars() {
+            let w = if is_cjk(c) { size } else { size * 0.5 };
+            out.push(Glyph {
+                x: cx,
+                y,
+                width: w,
+                size,
+                text: c.to_string(),
+            });
+            cx += w;
+        }
+        out
+    }
+
+    #[test]
+    fn two_columns_are_read_column_by_column() {
+        let mut g = Vec::new();
+        // Drawn interleaved, row by row, as many producers do.
+        for row in 0..3 {
+            let y = 100.0 + row as f64 * 12.0;
+            g.extend(line(&format!("left {row}"), 50.0, y, 10.0));
+            g.extend(line(&format!("right {row}"), 300.0, y, 10.0));
+        }
+        assert_eq!(
+            layout(&g),
+            "left 0\nleft 1\nleft 2\n\nright 0\nright 1\nright 2"
+        );
+    }
+
+    #[test]
+    fn a_full_width_title_above_two_columns() {
+        let mut g = line("A title that spans the whole page width", 50.0, 60.0, 14.0);
+        for row in 0..2 {
+            let y = 100.0 + row as f64 * 12.0;
+            g.extend(line(&format!("col a{row}"), 50.0, y, 10.0));
+            g.extend(line(&format!("col b{row}"), 300.0, y, 10.0));
+        }
+        let text = layout(&g);
+        assert_eq!(
+            text,
+            "A title that spans the whole page width\n\ncol a0\ncol a1\n\ncol b0\ncol b1"
+        );
+    }
+
+    #[test]
+    fn chinese_glyphs_are_never_separated_by_spaces() {
+        // Glyphs with small gaps between them, as justified Chinese text has.
+        let g: Vec<Glyph> = "单笔报销超过五千元"
+            .chars()
+            .enumerate()
+            .map(|(i, c)| Glyph {
+                x: i as f64 * 11.0,
+                y: 10.0,
+                width: 10.0,
+                size: 10.0,
+                text: c.to_string(),
+            })
+            .collect();
+        assert_eq!(layout(&g), "单笔报销超过五千元");
+    }
+
+    #[test]
+    fn word_gaps_become_spaces() {
+        let mut g = line("parental", 0.0, 10.0, 10.0);
+        g.extend(line("leave", 43.0, 10.0, 10.0));
+        assert_eq!(layout(&g), "parental leave");
+    }
+
+    #[test]
+    fn paragraph_gaps_become_blank_lines() {
+        let mut g = line("First paragraph.", 0.0, 10.0, 10.0);
+        g.extend(line("Second paragraph.", 0.0, 40.0, 10.0));
+        assert_eq!(layout(&g), "First paragraph.\n\nSecond paragraph.");
+    }
+
+    #[test]
+    fn garbage_coordinates_are_ignored() {
+        let g = vec![Glyph {
+            x: f64::NAN,
+            y: 0.0,
+            width: 1.0,
+            size: 1.0,
+            text: "x".into(),
+        }];
+        assert_eq!(layout(&g), "");
+    }
+}

@@ -1,0 +1,60 @@
+//! PDF extraction: read pages (in a sandboxed child process by default), then clean them
+//! into one document text with exact page spans.
+
+pub mod clean;
+pub mod layout;
+pub mod read;
+pub mod sandbox;
+
+use std::path::Path;
+
+pub use sandbox::{PdfSandbox, run_worker_if_requested};
+
+use super::{Extracted, ensure_has_text, file_title};
+use crate::{Error, Result};
+
+/// How PDFs are read.
+#[derive(Debug, Clone)]
+pub enum PdfReader {
+    /// In this process: fast, but a hostile PDF can crash it. For tests and trusted files.
+    InProcess,
+    /// In a child process with time and memory limits (the default for user files).
+    Sandboxed(PdfSandbox),
+}
+
+impl PdfReader {
+    /// The safe default: a sandbox around the current executable.
+    pub fn sandboxed() -> Result<Self> {
+        PdfSandbox::current_exe()
+            .map(Self::Sandboxed)
+            .map_err(|e| Error::io("<current executable>", e))
+    }
+
+    /// Extracts the PDF `bytes` read from `path`.
+    pub fn extract(&self, path: &Path, bytes: &[u8]) -> Result<Extracted> {
+        let raw = match self {
+            Self::InProcess => read::read_pdf(bytes),
+            Self::Sandboxed(sandbox) => sandbox.read(bytes),
+        }
+        .map_err(|reason| Error::Pdf {
+            path: path.to_owned(),
+            reason,
+        })?;
+        let page_count = raw.pages.len();
+        let doc = clean::assemble(raw, &file_title(path));
+        if doc.text.trim().is_empty() {
+            let reason = if doc.warnings.iter().all(|w| w.contains("no text")) {
+                format!(
+                    "none of its {page_count} page(s) has a text layer; it looks like a scanned document (OCR is not supported)"
+                )
+            } else {
+                format!("no text could be read: {}", doc.warnings.join("; "))
+            };
+            return Err(Error::Pdf {
+                path: path.to_owned(),
+                reason,
+            });
+        }
+        ensure_has_text(path, doc)
+    }
+}

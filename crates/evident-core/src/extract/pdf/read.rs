@@ -1,0 +1,444 @@
+//! Reading a PDF's pages into raw text, in this process.
+//!
+//! lopdf parses the file and pdf-extract decodes fonts (ToUnicode maps, CID fonts,
+//! encodings); its glyphs are collected with their positions and laid out by
+//! [`super::layout`], because pdf-extract's own text output keeps content-stream order and
+//! puts spaces between Chinese glyphs. Before that, the document is checked and repaired
+//! where damage would otherwise hang or crash the decoder: page-tree loops are refused,
+//! self-containing Form XObjects are cut, and resources a form forgot to declare are
+//! inherited from its parent. A panic on one page fails only that page.
+//!
+//! A stack overflow or runaway allocation cannot be caught in-process, so files from
+//! users are read through [`super::sandbox`], which runs this code in a child process.
+
+use std::collections::HashSet;
+
+use lopdf::{Dictionary, Document, Object, ObjectId, Stream};
+use pdf_extract::{MediaBox, OutputDev, OutputError, Transform};
+use serde::{Deserialize, Serialize};
+
+use super::layout::{Glyph, layout};
+
+/// One page's raw text, or why it could not be read.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct RawPage {
+    /// 1-based page number.
+    pub number: u32,
+    /// Laid-out text: lines separated by `\n`, blocks by `\n\n`.
+    pub text: String,
+    /// Set when this page failed; the other pages are still usable.
+    pub error: Option<String>,
+}
+
+/// A PDF's raw pages and metadata, before cleaning.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct RawPdf {
+    /// The document information dictionary's title, if any.
+    pub title: Option<String>,
+    /// Pages in order.
+    pub pages: Vec<RawPage>,
+    /// Repairs made while reading, for the user to know.
+    pub warnings: Vec<String>,
+}
+
+const MAX_TREE_DEPTH: usize = 64;
+
+/// Reads every page of the PDF in `bytes`. Errors are user-facing reasons.
+pub fn read_pdf(bytes: &[u8]) -> Result<RawPdf, String> {
+    let head = &bytes[..bytes.len().min(1024)];
+    if !head.windows(5).any(|w| w == b"%PDF-") {
+        return Err("this is not a PDF file (it has no %PDF header)".into());
+    }
+    let mut doc = match Document::load_mem(bytes) {
+        Ok(doc) => doc,
+        Err(lopdf::Error::Decryption(_)) => return Err(encrypted_message()),
+        Err(e) => return Err(format!("the PDF is damaged and cannot be read ({e})")),
+    };
+    if doc.is_encrypted() && doc.decrypt("").is_err() {
+        return Err(encrypted_message());
+    }
+    let page_ids = check_page_tree(&doc)?;
+    if page_ids.is_empty() {
+        if doc.was_encrypted() || doc.trailer.get(b"Encrypt").is_ok() {
+            return Err(encrypted_message());
+        }
+        return Err("the PDF has no pages (its page tree is missing or damaged)".into());
+    }
+    let mut warnings = Vec::new();
+    repair_forms(&mut doc, &page_ids, &mut warnings);
+    let title = info_title(&doc);
+    let pages = page_ids
+        .iter()
+        .enumerate()
+        .map(|(i, _)| read_page(&doc, i as u32 + 1))
+        .collect();
+    Ok(RawPdf {
+        title,
+        pages,
+        warnings,
+    })
+}
+
+fn encrypted_message() -> String {
+    "the PDF is encrypted with a password; remove the password (for example by printing it to a new PDF) and import it again".into()
+}
+
+fn read_page(doc: &Document, number: u32) -> RawPage {
+    let mut collector = GlyphCollector::default();
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        pdf_extract::output_doc_page(doc, &mut collector, number)
+    }));
+    let error = match result {
+        Ok(Ok(())) => None,
+        Ok(Err(e)) => Some(format!("page {number} could not be read ({e})")),
+        Err(panic) => Some(format!(
+            "page {number} could not be read (the PDF decoder failed: {})",
+            panic_message(&panic)
+        )),
+    };
+    // Text decoded before a failure is still worth keeping.
+    RawPage {
+        number,
+        text: layout(&collector.glyphs),
+        error,
+    }
+}
+
+fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown error".into())
+}
+
+/// Walks the page tree itself, refusing loops and absurd depth, and returns page ids.
+fn check_page_tree(doc: &Document) -> Result<Vec<ObjectId>, String> {
+    let root = doc
+        .catalog()
+        .ok()
+        .and_then(|c| c.get(b"Pages").ok())
+        .and_then(|p| p.as_reference().ok());
+    let Some(root) = root else {
+        return Ok(Vec::new());
+    };
+    let mut pages = Vec::new();
+    let mut seen = HashSet::new();
+    let mut stack = vec![(root, 0usize)];
+    while let Some((id, depth)) = stack.pop() {
+        if !seen.insert(id) {
+            return Err("the PDF's page tree contains a loop; the file is damaged".into());
+        }
+        if depth > MAX_TREE_DEPTH {
+            return Err("the PDF's page tree is nested too deeply; the file is damaged".into());
+        }
+        let Ok(dict) = doc.get_dictionary(id) else {
+            continue;
+        };
+        let is_page = dict
+            .get(b"Type")
+            .and_then(Object::as_name)
+            .is_ok_and(|t| t == b"Page");
+        if is_page {
+            pages.push(id);
+            continue;
+        }
+        if let Ok(kids) = dict.get(b"Kids").and_then(|k| deref(doc, k).as_array()) {
+            for kid in kids.iter().rev() {
+                if let Ok(kid) = kid.as_reference() {
+                    stack.push((kid, depth + 1));
+                }
+            }
+        }
+    }
+    // lopdf's own page walk must agree, or pdf-extract would number pages differently.
+    if doc.page_iter().count() != pages.len() {
+        return Err("the PDF's page tree is inconsistent; the file is damaged".into());
+    }
+    Ok(pages)
+}
+
+fn deref<'a>(doc: &'a Document, o: &'a Object) -> &'a Object {
+    match o {
+        Object::Reference(id) => doc.get_object(*id).unwrap_or(o),
+        _ => o,
+    }
+}
+
+/// Cuts Form XObject cycles and lets forms inherit resource categories they lack.
+fn repair_forms(doc: &mut Document, pages: &[ObjectId], warnings: &mut Vec<String>) {
+    let empty_form = {
+        let mut dict = Dictionary::new();
+        dict.set("Type", Object::Name(b"XObject".to_vec()));
+        dict.set("Subtype", Object::Name(b"Form".to_vec()));
+        dict.set(
+            "BBox",
+            Object::Array(vec![0.into(), 0.into(), 0.into(), 0.into()]),
+        );
+        doc.add_object(Stream::new(dict, Vec::new()))
+    };
+    let mut edits: Vec<Edit> = Vec::new();
+    let mut visited: HashSet<ObjectId> = HashSet::new();
+    for (n, &page) in pages.iter().enumerate() {
+        let resources = inherited_resources(doc, page);
+        let Some(resources) = resources else { continue };
+        let mut path = Vec::new();
+        walk_forms(
+            doc,
+            &resources,
+            &mut path,
+            &mut visited,
+            &mut edits,
+            n + 1,
+            0,
+        );
+    }
+    for edit in edits {
+        match edit {
+            Edit::CutLoop { owner, name, page } => {
+                if set_xobject(doc, owner, &name, Object::Reference(empty_form)) {
+                    warnings.push(format!(
+                        "page {page}: a Form XObject contains itself; the loop was cut"
+                    ));
+                }
+            }
+            Edit::Inherit { form, parent } => inherit(doc, form, &parent),
+        }
+    }
+}
+
+enum Edit {
+    CutLoop {
+        owner: ObjectId,
+        name: Vec<u8>,
+        page: usize,
+    },
+    Inherit {
+        form: ObjectId,
+        parent: Dictionary,
+    },
+}
+
+fn inherited_resources(doc: &Document, page: ObjectId) -> Option<Dictionary> {
+    let mut id = page;
+    for _ in 0..MAX_TREE_DEPTH {
+        let dict = doc.get_dictionary(id).ok()?;
+        if let Ok(r) = dict.get(b"Resources") {
+            return deref(doc, r).as_dict().ok().cloned();
+        }
+        id = dict.get(b"Parent").ok()?.as_reference().ok()?;
+    }
+    None
+}
+
+fn walk_forms(
+    doc: &Document,
+    resources: &Dictionary,
+    path: &mut Vec<ObjectId>,
+    visited: &mut HashSet<ObjectId>,
+    edits: &mut Vec<Edit>,
+    page: usize,
+    depth: usize,
+) {
+    if depth > MAX_TREE_DEPTH {
+        return;
+    }
+    let Ok(xobjects) = resources.get(b"XObject").map(|x| deref(doc, x)) else {
+        return;
+    };
+    let Ok(xobjects) = xobjects.as_dict() else {
+        return;
+    };
+    for (name, obj) in xobjects.iter() {
+        let Ok(id) = obj.as_reference() else { continue };
+        if path.contains(&id) {
+            if let Some(&owner) = path.last() {
+                edits.push(Edit::CutLoop {
+                    owner,
+                    name: name.clone(),
+                    page,
+                });
+            }
+            continue;
+        }
+        let Ok(Object::Stream(form)) = doc.get_object(id) else {
+            continue;
+        };
+        let is_form = form
+            .dict
+            .get(b"Subtype")
+            .and_then(Object::as_name)
+            .is_ok_and(|s| s == b"Form");
+        if !is_form {
+            continue;
+        }
+        let own = form
+            .dict
+            .get(b"Resources")
+            .ok()
+            .and_then(|r| deref(doc, r).as_dict().ok());
+        let effective = match own {
+            Some(own) => {
+                let missing = resources.iter().any(|(k, _)| !own.has(k));
+                if missing {
+                    edits.push(Edit::Inherit {
+                        form: id,
+                        parent: resources.clone(),
+                    });
+                }
+                let mut merged = resources.clone();
+                for (k, v) in own.iter() {
+                    merged.set(k.clone(), v.clone());
+                }
+                merged
+            }
+            None => resources.clone(),
+        };
+        if !visited.insert(id) && !path.is_empty() {
+            continue;
+        }
+        path.push(id);
+        walk_forms(doc, &effective, path, visited, edits, page, depth + 1);
+        path.pop();
+    }
+}
+
+fn set_xobject(doc: &mut Document, owner: ObjectId, name: &[u8], to: Object) -> bool {
+    let res_ref = match doc.get_object(owner) {
+        Ok(Object::Stream(s)) => s.dict.get(b"Resources").ok().cloned(),
+        _ => None,
+    };
+    let xobj_ref = match &res_ref {
+        Some(Object::Reference(id)) => doc
+            .get_dictionary(*id)
+            .ok()
+            .and_then(|d| d.get(b"XObject").ok().cloned()),
+        Some(Object::Dictionary(d)) => d.get(b"XObject").ok().cloned(),
+        _ => None,
+    };
+    if let Some(Object::Reference(xid)) = xobj_ref {
+        if let Ok(d) = doc.get_dictionary_mut(xid) {
+            d.set(name.to_vec(), to);
+            return true;
+        }
+        return false;
+    }
+    let target: Option<&mut Dictionary> = match res_ref {
+        Some(Object::Reference(id)) => doc.get_dictionary_mut(id).ok(),
+        Some(Object::Dictionary(_)) => match doc.get_object_mut(owner) {
+            Ok(Object::Stream(s)) => s
+                .dict
+                .get_mut(b"Resources")
+                .ok()
+                .and_then(|r| r.as_dict_mut().ok()),
+            _ => None,
+        },
+        _ => None,
+    };
+    let Some(res) = target else { return false };
+    match res
+        .get_mut(b"XObject")
+        .ok()
+        .and_then(|x| x.as_dict_mut().ok())
+    {
+        Some(x) => {
+            x.set(name.to_vec(), to);
+            true
+        }
+        None => false,
+    }
+}
+
+/// Copies resource categories (Font, ExtGState, ...) the form lacks from its parent.
+fn inherit(doc: &mut Document, form: ObjectId, parent: &Dictionary) {
+    let res_ref = match doc.get_object(form) {
+        Ok(Object::Stream(s)) => s.dict.get(b"Resources").ok().cloned(),
+        _ => return,
+    };
+    let target: Option<&mut Dictionary> = match res_ref {
+        Some(Object::Reference(id)) => doc.get_dictionary_mut(id).ok(),
+        _ => match doc.get_object_mut(form) {
+            Ok(Object::Stream(s)) => s
+                .dict
+                .get_mut(b"Resources")
+                .ok()
+                .and_then(|r| r.as_dict_mut().ok()),
+            _ => None,
+        },
+    };
+    if let Some(own) = target {
+        for (k, v) in parent.iter() {
+            if !own.has(k) {
+                own.set(k.clone(), v.clone());
+            }
+        }
+    }
+}
+
+fn info_title(doc: &Document) -> Option<String> {
+    let info = doc.trailer.get(b"Info").ok()?;
+    let info = deref(doc, info).as_dict().ok()?;
+    let bytes = match info.get(b"Title").ok().map(|t| deref(doc, t))? {
+        Object::String(b, _) => b.clone(),
+        _ => return None,
+    };
+    let title = if bytes.starts_with(&[0xFE, 0xFF]) {
+        let units: Vec<u16> = bytes[2..]
+            .chunks_exact(2)
+            .map(|c| u16::from_be_bytes([c[0], c[1]]))
+            .collect();
+        String::from_utf16_lossy(&units)
+    } else {
+        bytes.iter().map(|&b| b as char).collect()
+    };
+    let title = title.trim().to_owned();
+    (!title.is_empty() && title.chars().count() < 200).then_some(title)
+}
+
+/// Collects positioned glyphs from pdf-extract's interpreter.
+#[derive(Default)]
+struct GlyphCollector {
+    glyphs: Vec<Glyph>,
+}
+
+impl OutputDev for GlyphCollector {
+    fn begin_page(
+        &mut self,
+        _: u32,
+        _: &MediaBox,
+        _: Option<(f64, f64, f64, f64)>,
+    ) -> Result<(), OutputError> {
+        Ok(())
+    }
+    fn end_page(&mut self) -> Result<(), OutputError> {
+        Ok(())
+    }
+    fn output_character(
+        &mut self,
+        trm: &Transform,
+        width: f64,
+        _spacing: f64,
+        font_size: f64,
+        text: &str,
+    ) -> Result<(), OutputError> {
+        let scale = (trm.m11 * trm.m22 - trm.m12 * trm.m21).abs().sqrt();
+        let size = (font_size * scale).abs();
+        self.glyphs.push(Glyph {
+            x: trm.m31,
+            y: -trm.m32,
+            width: width * size,
+            size,
+            text: text.to_owned(),
+        });
+        Ok(())
+    }
+    fn begin_word(&mut self) -> Result<(), OutputError> {
+        Ok(())
+    }
+    fn end_word(&mut self) -> Result<(), OutputError> {
+        Ok(())
+    }
+    fn end_line(&mut self) -> Result<(), OutputError> {
+        Ok(())
+    }
+}

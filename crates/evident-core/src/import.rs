@@ -1,0 +1,519 @@
+//! Importing files and folders: walk, extract, chunk and write, one transaction per
+//! document, with a per-file outcome for everything that was looked at.
+//!
+//! Extraction and chunking run on worker threads (PDFs in child processes); writes are
+//! serialised on the calling thread in input order, so ids and reports are
+//! deterministic. Bad files never stop the import: each gets a [`Outcome::Failed`] with
+//! a reason and the rest goes on.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::chunk::{CHUNKER_VERSION, Chunk, ChunkerConfig, chunk};
+use crate::extract::pdf::PdfReader;
+use crate::extract::{DocumentKind, Extracted, extract_textual};
+use crate::store::{NewDocument, Store, sha256_hex};
+use crate::{Error, Result};
+
+/// How to import.
+#[derive(Debug, Clone)]
+pub struct ImportOptions {
+    /// Chunk sizes.
+    pub chunker: ChunkerConfig,
+    /// How PDFs are read.
+    pub pdf: PdfReader,
+    /// Worker threads for extraction and chunking.
+    pub threads: usize,
+}
+
+impl ImportOptions {
+    /// Options for user files: PDFs are read in a sandboxed child process.
+    pub fn sandboxed() -> Result<Self> {
+        Ok(Self::with_reader(PdfReader::sandboxed()?))
+    }
+
+    /// Options with the given PDF reader and defaults otherwise.
+    pub fn with_reader(pdf: PdfReader) -> Self {
+        Self {
+            chunker: ChunkerConfig::default(),
+            pdf,
+            threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+        }
+    }
+}
+
+/// What happened to one file.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum Outcome {
+    /// Newly indexed, or re-indexed because it changed.
+    Imported {
+        /// The document's id.
+        doc_id: i64,
+        /// Pages.
+        pages: usize,
+        /// Chunks.
+        chunks: usize,
+        /// True when an older version of the same file was replaced.
+        replaced: bool,
+        /// Non-fatal problems (pages without text, repairs).
+        warnings: Vec<String>,
+    },
+    /// Same content as already indexed from this path; nothing was done.
+    Unchanged {
+        /// The document's id.
+        doc_id: i64,
+    },
+    /// Same content as another indexed document; not indexed twice.
+    Duplicate {
+        /// The document it duplicates.
+        of: PathBuf,
+    },
+    /// Not a format Evident reads.
+    Skipped {
+        /// Why.
+        reason: String,
+    },
+    /// Could not be imported.
+    Failed {
+        /// Why, in words a user understands.
+        reason: String,
+    },
+}
+
+impl Outcome {
+    /// True for [`Outcome::Imported`].
+    pub fn is_imported(&self) -> bool {
+        matches!(self, Self::Imported { .. })
+    }
+    /// The outcome's name as used in JSON (`imported`, `unchanged`, ...).
+    pub fn label(&self) -> &'static str {
+        match self {
+            Self::Imported { .. } => "imported",
+            Self::Unchanged { .. } => "unchanged",
+            Self::Duplicate { .. } => "duplicate",
+            Self::Skipped { .. } => "skipped",
+            Self::Failed { .. } => "failed",
+        }
+    }
+}
+
+/// One file's report.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct FileReport {
+    /// The file (canonical when it could be resolved).
+    pub path: PathBuf,
+    /// Bytes read.
+    pub bytes: u64,
+    /// What happened.
+    #[serde(flatten)]
+    pub outcome: Outcome,
+}
+
+/// The result of an import run.
+#[derive(Debug, Clone, Serialize)]
+pub struct ImportSummary {
+    /// One report per file, in processing order.
+    pub files: Vec<FileReport>,
+    /// Wall-clock time.
+    pub elapsed_ms: u128,
+}
+
+impl ImportSummary {
+    /// Number of files whose outcome satisfies `pred`.
+    pub fn count(&self, pred: impl Fn(&Outcome) -> bool) -> usize {
+        self.files.iter().filter(|f| pred(&f.outcome)).count()
+    }
+    /// Counts per outcome label, in a fixed order.
+    pub fn totals(&self) -> Vec<(&'static str, usize)> {
+        ["imported", "unchanged", "duplicate", "skipped", "failed"]
+            .into_iter()
+            .map(|l| (l, self.count(|o| o.label() == l)))
+            .collect()
+    }
+}
+
+/// Progress of an import, for progress bars and UI events.
+#[derive(Debug)]
+pub enum ImportEvent<'a> {
+    /// The files are known.
+    Planned {
+        /// Files to look at.
+        files: usize,
+        /// Their total size.
+        bytes: u64,
+    },
+    /// A file is done (reports arrive in order).
+    File(&'a FileReport),
+}
+
+/// Runs imports.
+pub struct Importer {
+    options: ImportOptions,
+}
+
+enum Prepared {
+    Done(Outcome),
+    Ready(Box<ReadyDocument>),
+}
+
+struct ReadyDocument {
+    kind: DocumentKind,
+    sha256: String,
+    size: u64,
+    mtime: Option<i64>,
+    extracted: Extracted,
+    chunks: Vec<Chunk>,
+}
+
+struct Known {
+    by_path: HashMap<PathBuf, (String, u32, i64)>,
+    by_sha: HashMap<String, PathBuf>,
+}
+
+impl Importer {
+    /// An importer with these options.
+    pub fn new(options: ImportOptions) -> Self {
+        Self { options }
+    }
+
+    /// Imports `inputs` (files and folders) into `store`.
+    pub fn run(
+        &self,
+        store: &mut Store,
+        inputs: &[PathBuf],
+        observer: &mut dyn FnMut(ImportEvent<'_>),
+    ) -> Result<ImportSummary> {
+        self.options.chunker.validate()?;
+        let started = Instant::now();
+        let (files, mut early) = collect_files(inputs);
+        let sizes: Vec<u64> = files
+            .iter()
+            .map(|f| std::fs::metadata(f).map_or(0, |m| m.len()))
+            .collect();
+        observer(ImportEvent::Planned {
+            files: files.len() + early.len(),
+            bytes: sizes.iter().sum(),
+        });
+        let mut reports = Vec::with_capacity(files.len() + early.len());
+        for report in early.drain(..) {
+            observer(ImportEvent::File(&report));
+            reports.push(report);
+        }
+        let known = known_documents(store)?;
+        let next = AtomicUsize::new(0);
+        let threads = self.options.threads.clamp(1, files.len().max(1));
+        std::thread::scope(|scope| -> Result<()> {
+            let (tx, rx) = mpsc::channel::<(usize, Prepared)>();
+            for _ in 0..threads {
+                let tx = tx.clone();
+                let (files, known, next) = (&files, &known, &next);
+                scope.spawn(move || {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(path) = files.get(i) else { break };
+                        let prepared = self.prepare(path, known);
+                        if tx.send((i, prepared)).is_err() {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(tx);
+            let mut pending: HashMap<usize, Prepared> = HashMap::new();
+            let mut want = 0;
+            for (i, prepared) in rx {
+                pending.insert(i, prepared);
+                while let Some(prepared) = pending.remove(&want) {
+                    let path = &files[want];
+                    let outcome = self.write(store, path, prepared);
+                    let report = FileReport {
+                        path: path.clone(),
+                        bytes: sizes[want],
+                        outcome,
+                    };
+                    observer(ImportEvent::File(&report));
+                    reports.push(report);
+                    want += 1;
+                }
+            }
+            Ok(())
+        })?;
+        Ok(ImportSummary {
+            files: reports,
+            elapsed_ms: started.elapsed().as_millis(),
+        })
+    }
+
+    fn prepare(&self, path: &Path, known: &Known) -> Prepared {
+        match self.try_prepare(path, known) {
+            Ok(p) => p,
+            Err(e) => Prepared::Done(Outcome::Failed { reason: e.reason() }),
+        }
+    }
+
+    fn try_prepare(&self, path: &Path, known: &Known) -> Result<Prepared> {
+        let Some(kind) = DocumentKind::from_path(path) else {
+            let ext = path
+                .extension()
+                .map(|e| format!(".{}", e.to_string_lossy()))
+                .unwrap_or_else(|| "no extension".into());
+            return Ok(Prepared::Done(Outcome::Skipped {
+                reason: format!("unsupported file type ({ext}); Evident reads .md, .txt and .pdf"),
+            }));
+        };
+        let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        let sha256 = sha256_hex(&bytes);
+        if let Some((sha, version, id)) = known.by_path.get(path) {
+            if *sha == sha256 && *version == CHUNKER_VERSION {
+                return Ok(Prepared::Done(Outcome::Unchanged { doc_id: *id }));
+            }
+        }
+        if let Some(other) = known.by_sha.get(&sha256).filter(|p| p.as_path() != path) {
+            return Ok(Prepared::Done(Outcome::Duplicate { of: other.clone() }));
+        }
+        let mut extracted = match kind {
+            DocumentKind::Pdf => self.options.pdf.extract(path, &bytes)?,
+            _ => extract_textual(path, kind, &bytes)?,
+        };
+        extracted.tile_pages();
+        let chunks = chunk(&extracted, &self.options.chunker)?;
+        let mtime = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map(|d| d.as_secs() as i64);
+        Ok(Prepared::Ready(Box::new(ReadyDocument {
+            kind,
+            sha256,
+            size: bytes.len() as u64,
+            mtime,
+            extracted,
+            chunks,
+        })))
+    }
+
+    fn write(&self, store: &mut Store, path: &Path, prepared: Prepared) -> Outcome {
+        let doc = match prepared {
+            Prepared::Done(outcome) => return outcome,
+            Prepared::Ready(doc) => doc,
+        };
+        let result = (|| -> Result<Outcome> {
+            // Files earlier in this same run are already written: check duplicates again.
+            if let Some(other) = store.document_by_sha256(&doc.sha256)? {
+                if other.path != path {
+                    return Ok(Outcome::Duplicate { of: other.path });
+                }
+            }
+            let replaced = store.document_by_path(path)?.is_some();
+            let doc_id = store.write_document(&NewDocument {
+                path,
+                kind: doc.kind,
+                sha256: &doc.sha256,
+                size_bytes: doc.size,
+                mtime: doc.mtime,
+                extracted: &doc.extracted,
+                chunks: &doc.chunks,
+            })?;
+            Ok(Outcome::Imported {
+                doc_id,
+                pages: doc.extracted.pages.len(),
+                chunks: doc.chunks.len(),
+                replaced,
+                warnings: doc.extracted.warnings.clone(),
+            })
+        })();
+        result.unwrap_or_else(|e| Outcome::Failed { reason: e.reason() })
+    }
+}
+
+fn known_documents(store: &Store) -> Result<Known> {
+    let mut known = Known {
+        by_path: HashMap::new(),
+        by_sha: HashMap::new(),
+    };
+    for d in store.documents()? {
+        known
+            .by_sha
+            .entry(d.sha256.clone())
+            .or_insert_with(|| d.path.clone());
+        known
+            .by_path
+            .insert(d.path, (d.sha256, d.chunker_version, d.id));
+    }
+    Ok(known)
+}
+
+/// Expands inputs into files: folders recursively in sorted order, hidden entries
+/// skipped, duplicates removed. Inputs that do not exist are reported as failed.
+fn collect_files(inputs: &[PathBuf]) -> (Vec<PathBuf>, Vec<FileReport>) {
+    let mut files = Vec::new();
+    let mut failed = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut push = |p: PathBuf, files: &mut Vec<PathBuf>| {
+        let p = p.canonicalize().unwrap_or(p);
+        if seen.insert(p.clone()) {
+            files.push(p);
+        }
+    };
+    for input in inputs {
+        let fail = |reason: String| FileReport {
+            path: input.clone(),
+            bytes: 0,
+            outcome: Outcome::Failed { reason },
+        };
+        match std::fs::metadata(input) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                failed.push(fail("no such file or folder".into()));
+            }
+            Err(e) => failed.push(fail(e.to_string())),
+            Ok(m) if m.is_dir() => {
+                let walker = walkdir::WalkDir::new(input)
+                    .follow_links(true)
+                    .sort_by_file_name()
+                    .into_iter()
+                    .filter_entry(|e| {
+                        e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.')
+                    });
+                for entry in walker {
+                    match entry {
+                        Ok(e) if e.file_type().is_file() => push(e.into_path(), &mut files),
+                        Ok(_) => {}
+                        Err(e) => failed.push(FileReport {
+                            path: e.path().map_or_else(|| input.clone(), Path::to_owned),
+                            bytes: 0,
+                            outcome: Outcome::Failed {
+                                reason: e.to_string(),
+                            },
+                        }),
+                    }
+                }
+            }
+            Ok(_) => push(input.clone(), &mut files),
+        }
+    }
+    (files, failed)
+}
+
+/// The outcome of [`rebuild`].
+#[derive(Debug, Clone, Serialize)]
+pub struct RebuildReport {
+    /// Source paths found in the old database.
+    pub sources: usize,
+    /// False when the old database was too damaged to list its documents.
+    pub sources_recovered: bool,
+    /// Where a damaged database was moved to.
+    pub broken_copy: Option<PathBuf>,
+    /// The import of the sources into the fresh database.
+    pub summary: ImportSummary,
+}
+
+/// Rebuilds the database at `db` from its recorded source files.
+///
+/// The new database is built beside the old one and then moved into place, so a crash
+/// during a rebuild leaves the old database as it was. A damaged database is kept as
+/// `<name>.broken-<unix time>`.
+pub fn rebuild(
+    db: &Path,
+    options: &ImportOptions,
+    observer: &mut dyn FnMut(ImportEvent<'_>),
+) -> Result<RebuildReport> {
+    let (sources, corrupt) = match Store::open(db) {
+        Ok(store) => (
+            Some(
+                store
+                    .documents()?
+                    .into_iter()
+                    .map(|d| d.path)
+                    .collect::<Vec<_>>(),
+            ),
+            false,
+        ),
+        Err(Error::DatabaseCorrupt { .. }) => (salvage_sources(db), true),
+        Err(e) => return Err(e),
+    };
+    let tmp = sibling(db, "rebuilding");
+    remove_db_files(&tmp)?;
+    let paths = sources.clone().unwrap_or_default();
+    let summary = {
+        let mut fresh = Store::open(&tmp)?;
+        Importer::new(options.clone()).run(&mut fresh, &paths, observer)?
+    };
+    let mut broken_copy = None;
+    if corrupt {
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or(Duration::ZERO)
+            .as_secs();
+        let aside = sibling(db, &format!("broken-{stamp}"));
+        std::fs::rename(db, &aside).map_err(|e| Error::io(db, e))?;
+        for suffix in ["-wal", "-shm"] {
+            let side = with_suffix(db, suffix);
+            if side.exists() {
+                let _ = std::fs::rename(&side, with_suffix(&aside, suffix));
+            }
+        }
+        broken_copy = Some(aside);
+    } else if with_suffix(db, "-wal").exists() {
+        return Err(Error::RebuildImpossible {
+            path: db.to_owned(),
+            reason: "the database is in use by another Evident process; close it and try again"
+                .into(),
+        });
+    }
+    std::fs::rename(&tmp, db).map_err(|e| Error::io(db, e))?;
+    Ok(RebuildReport {
+        sources: paths.len(),
+        sources_recovered: sources.is_some(),
+        broken_copy,
+        summary,
+    })
+}
+
+/// Tries to read the list of source paths out of a damaged database.
+fn salvage_sources(db: &Path) -> Option<Vec<PathBuf>> {
+    let conn =
+        rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .ok()?;
+    let mut stmt = conn
+        .prepare("SELECT path FROM documents ORDER BY path")
+        .ok()?;
+    let rows = stmt.query_map([], |r| r.get::<_, String>(0)).ok()?;
+    rows.map(|r| r.map(PathBuf::from))
+        .collect::<rusqlite::Result<Vec<_>>>()
+        .ok()
+}
+
+fn sibling(db: &Path, ext: &str) -> PathBuf {
+    let mut name = db.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    name.push(".");
+    name.push(ext);
+    db.with_file_name(name)
+}
+
+fn with_suffix(p: &Path, suffix: &str) -> PathBuf {
+    let mut s = p.as_os_str().to_os_string();
+    s.push(suffix);
+    PathBuf::from(s)
+}
+
+fn remove_db_files(db: &Path) -> Result<()> {
+    for p in [
+        db.to_owned(),
+        with_suffix(db, "-wal"),
+        with_suffix(db, "-shm"),
+    ] {
+        match std::fs::remove_file(&p) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(Error::io(p, e)),
+        }
+    }
+    Ok(())
+}

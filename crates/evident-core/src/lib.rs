@@ -1,0 +1,40 @@
+//! Evident's UI-free core: everything between a policy file on disk and a ranked,
+//! citable passage.
+//!
+//! The pipeline has one small seam per stage so each can be tested alone and replaced:
+//!
+//! ```text
+//! file ──extract──▶ Extracted (pages + semantic blocks) ──chunk──▶ Chunks
+//!      ──segment──▶ index tokens ──store──▶ SQLite (documents, pages, chunks, FTS5)
+//! ```
+//!
+//! * [`extract`] turns Markdown, plain text and PDF into text with page boundaries and
+//!   semantic blocks (headings, clauses, paragraphs). PDFs are read in a child process
+//!   so a hostile file can never take the application down.
+//! * [`chunk`] packs sentences into passages on semantic boundaries.
+//! * [`text`] holds normalisation, sentence splitting and the jieba-based segmenter that
+//!   both indexing and querying use.
+//! * [`store`] is the crash-safe SQLite cache; the source files stay the truth.
+//! * [`import`] drives the pipeline for files and folders and reports per-file outcomes.
+//!
+//! The desktop shell and the CLI are thin faces over these modules; neither implements
+//! any of this logic again.
+//!
+//! ```no_run
+//! use evident_core::{import::{Importer, ImportOptions}, store::Store};
+//! let mut store = Store::open("evident.sqlite3".as_ref())?;
+//! let summary = Importer::new(ImportOptions::sandboxed()?)
+//!     .run(&mut store, &["samples".into()], &mut |_event| {})?;
+//! println!("{} imported", summary.count(evident_core::import::Outcome::is_imported));
+//! # Ok::<(), evident_core::Error>(())
+//! ```
+
+pub mod chunk;
+pub mod error;
+pub mod extract;
+pub mod import;
+pub mod paths;
+pub mod store;
+pub mod text;
+
+pub use error::{Error, Result};

@@ -1,0 +1,259 @@
+//! The `documents` table, and writing or removing a whole document atomically.
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::{OptionalExtension, Row, params};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use super::{Store, char_offsets};
+use crate::chunk::{CHUNKER_VERSION, Chunk};
+use crate::extract::{DocumentKind, Extracted};
+use crate::text::segment::index_tokens;
+use crate::{Error, Result};
+
+/// A stored document, with its chunk count.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct DocumentRecord {
+    /// Row id; stable until the document is removed or replaced.
+    pub id: i64,
+    /// Canonical path of the source file.
+    pub path: PathBuf,
+    /// Format.
+    pub kind: DocumentKind,
+    /// Title.
+    pub title: String,
+    /// SHA-256 of the file's bytes, hex.
+    pub sha256: String,
+    /// File size in bytes at import.
+    pub size_bytes: i64,
+    /// File modification time at import (Unix seconds).
+    pub mtime: Option<i64>,
+    /// Pages (1 for Markdown and plain text without form feeds).
+    pub page_count: i64,
+    /// Import time (Unix seconds).
+    pub imported_at: i64,
+    /// `indexed` or `indexed_with_warnings`.
+    pub status: String,
+    /// What the user should know about this document (pages without text, repairs).
+    pub warnings: Vec<String>,
+    /// Chunker version that made its chunks.
+    pub chunker_version: u32,
+    /// Number of chunks.
+    pub chunks: i64,
+}
+
+/// Everything needed to write one document.
+pub struct NewDocument<'a> {
+    /// Canonical source path.
+    pub path: &'a Path,
+    /// Format.
+    pub kind: DocumentKind,
+    /// SHA-256 of the bytes, hex.
+    pub sha256: &'a str,
+    /// Size in bytes.
+    pub size_bytes: u64,
+    /// Modification time (Unix seconds).
+    pub mtime: Option<i64>,
+    /// Extracted text, pages and title (pages must tile the text).
+    pub extracted: &'a Extracted,
+    /// The chunks of `extracted`.
+    pub chunks: &'a [Chunk],
+}
+
+const COLUMNS: &str =
+    "d.id, d.path, d.kind, d.title, d.sha256, d.size_bytes, d.mtime, d.page_count,
+    d.imported_at, d.status, d.warnings, d.chunker_version,
+    (SELECT count(*) FROM chunks c WHERE c.doc_id = d.id)";
+
+fn record(row: &Row<'_>) -> rusqlite::Result<DocumentRecord> {
+    let kind: String = row.get(2)?;
+    let warnings: String = row.get(10)?;
+    Ok(DocumentRecord {
+        id: row.get(0)?,
+        path: PathBuf::from(row.get::<_, String>(1)?),
+        kind: DocumentKind::parse(&kind).unwrap_or(DocumentKind::Text),
+        title: row.get(3)?,
+        sha256: row.get(4)?,
+        size_bytes: row.get(5)?,
+        mtime: row.get(6)?,
+        page_count: row.get(7)?,
+        imported_at: row.get(8)?,
+        status: row.get(9)?,
+        warnings: serde_json::from_str(&warnings).unwrap_or_default(),
+        chunker_version: row.get(11)?,
+        chunks: row.get(12)?,
+    })
+}
+
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+/// Hex SHA-256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+impl Store {
+    /// All documents, ordered by path.
+    pub fn documents(&self) -> Result<Vec<DocumentRecord>> {
+        let mut stmt = self.conn.prepare(&format!(
+            "SELECT {COLUMNS} FROM documents d ORDER BY d.path"
+        ))?;
+        let rows = stmt.query_map([], record)?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The document imported from `path` (canonical), if any.
+    pub fn document_by_path(&self, path: &Path) -> Result<Option<DocumentRecord>> {
+        Ok(self
+            .conn
+            .query_row(
+                &format!("SELECT {COLUMNS} FROM documents d WHERE d.path = ?1"),
+                [path.to_string_lossy()],
+                record,
+            )
+            .optional()?)
+    }
+
+    /// A document with this content hash, if any.
+    pub fn document_by_sha256(&self, sha256: &str) -> Result<Option<DocumentRecord>> {
+        Ok(self
+            .conn
+            .query_row(
+                &format!(
+                    "SELECT {COLUMNS} FROM documents d WHERE d.sha256 = ?1 ORDER BY d.id LIMIT 1"
+                ),
+                [sha256],
+                record,
+            )
+            .optional()?)
+    }
+
+    /// A document by id.
+    pub fn document(&self, id: i64) -> Result<Option<DocumentRecord>> {
+        Ok(self
+            .conn
+            .query_row(
+                &format!("SELECT {COLUMNS} FROM documents d WHERE d.id = ?1"),
+                [id],
+                record,
+            )
+            .optional()?)
+    }
+
+    /// Finds a document by id, by path as given, or by canonical path.
+    pub fn resolve(&self, path_or_id: &str) -> Result<DocumentRecord> {
+        if let Ok(id) = path_or_id.parse::<i64>() {
+            if let Some(doc) = self.document(id)? {
+                return Ok(doc);
+            }
+        }
+        let given = Path::new(path_or_id);
+        if let Some(doc) = self.document_by_path(given)? {
+            return Ok(doc);
+        }
+        if let Ok(canonical) = given.canonicalize() {
+            if let Some(doc) = self.document_by_path(&canonical)? {
+                return Ok(doc);
+            }
+        }
+        Err(Error::DocumentNotFound(path_or_id.to_owned()))
+    }
+
+    /// Removes a document and everything that came from it (pages, chunks, index rows).
+    pub fn remove_document(&mut self, id: i64) -> Result<bool> {
+        let tx = self.conn.transaction()?;
+        let n = tx.execute("DELETE FROM documents WHERE id = ?1", [id])?;
+        tx.commit()?;
+        Ok(n > 0)
+    }
+
+    /// Writes a document in one transaction, replacing any earlier version from the same
+    /// path. Returns the new document id.
+    pub fn write_document(&mut self, doc: &NewDocument<'_>) -> Result<i64> {
+        let ex = doc.extracted;
+        let mut offsets: Vec<usize> = ex.pages.iter().flat_map(|p| [p.start, p.end]).collect();
+        offsets.extend(doc.chunks.iter().flat_map(|c| [c.start, c.end]));
+        let chars = char_offsets(&ex.text, &offsets);
+        let (page_chars, chunk_chars) = chars.split_at(ex.pages.len() * 2);
+        let warnings = serde_json::to_string(&ex.warnings)?;
+        let status = if ex.warnings.is_empty() {
+            "indexed"
+        } else {
+            "indexed_with_warnings"
+        };
+
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        tx.execute(
+            "DELETE FROM documents WHERE path = ?1",
+            [doc.path.to_string_lossy()],
+        )?;
+        tx.execute(
+            "INSERT INTO documents (path, kind, title, sha256, size_bytes, mtime, page_count,
+                 imported_at, status, warnings, chunker_version)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            params![
+                doc.path.to_string_lossy(),
+                doc.kind.as_str(),
+                ex.title,
+                doc.sha256,
+                doc.size_bytes as i64,
+                doc.mtime,
+                ex.pages.len() as i64,
+                now(),
+                status,
+                warnings,
+                CHUNKER_VERSION,
+            ],
+        )?;
+        let doc_id = tx.last_insert_rowid();
+        {
+            let mut page_stmt = tx.prepare(
+                "INSERT INTO pages (doc_id, page_no, char_start, char_end, text) VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?;
+            for (i, page) in ex.pages.iter().enumerate() {
+                page_stmt.execute(params![
+                    doc_id,
+                    page.number,
+                    page_chars[2 * i] as i64,
+                    page_chars[2 * i + 1] as i64,
+                    &ex.text[page.start..page.end],
+                ])?;
+            }
+            let mut chunk_stmt = tx.prepare(
+                "INSERT INTO chunks (doc_id, ordinal, heading_path, page_start, page_end, char_start,
+                     char_end, token_count, sha256, text)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            )?;
+            let mut index_stmt =
+                tx.prepare("INSERT INTO chunk_index (rowid, heading, body) VALUES (?1, ?2, ?3)")?;
+            for (i, chunk) in doc.chunks.iter().enumerate() {
+                let text = &ex.text[chunk.start..chunk.end];
+                chunk_stmt.execute(params![
+                    doc_id,
+                    chunk.ordinal as i64,
+                    serde_json::to_string(&chunk.heading_path)?,
+                    chunk.page_start,
+                    chunk.page_end,
+                    chunk_chars[2 * i] as i64,
+                    chunk_chars[2 * i + 1] as i64,
+                    chunk.token_count as i64,
+                    sha256_hex(text.as_bytes()),
+                    text,
+                ])?;
+                let chunk_id = tx.last_insert_rowid();
+                let heading = index_tokens(&chunk.heading_path.join(" ")).0;
+                index_stmt.execute(params![chunk_id, heading, chunk.index_text])?;
+            }
+        }
+        tx.commit()?;
+        Ok(doc_id)
+    }
+}

@@ -1,0 +1,75 @@
+//! Schema migrations, applied in order and tracked in `PRAGMA user_version`.
+//!
+//! Append new migrations; never edit one that has shipped, because databases in the
+//! field have already run it.
+
+/// Each entry upgrades the schema by one version (entry 0 creates version 1).
+pub const MIGRATIONS: &[&str] = &[
+    // 1: documents, pages, chunks, the full-text index and version metadata.
+    r#"
+    CREATE TABLE meta (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    ) STRICT;
+
+    CREATE TABLE documents (
+        id              INTEGER PRIMARY KEY,
+        path            TEXT NOT NULL UNIQUE,
+        kind            TEXT NOT NULL CHECK (kind IN ('markdown', 'text', 'pdf')),
+        title           TEXT NOT NULL,
+        sha256          TEXT NOT NULL,
+        size_bytes      INTEGER NOT NULL,
+        mtime           INTEGER,
+        page_count      INTEGER NOT NULL,
+        imported_at     INTEGER NOT NULL,
+        status          TEXT NOT NULL CHECK (status IN ('indexed', 'indexed_with_warnings')),
+        warnings        TEXT NOT NULL DEFAULT '[]',
+        chunker_version INTEGER NOT NULL
+    ) STRICT;
+    CREATE INDEX documents_sha256 ON documents(sha256);
+
+    -- Page texts concatenated in order are exactly the document's extracted text; every
+    -- char offset (pages and chunks) counts Unicode scalar values into that text.
+    CREATE TABLE pages (
+        doc_id     INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+        page_no    INTEGER NOT NULL,
+        char_start INTEGER NOT NULL,
+        char_end   INTEGER NOT NULL,
+        text       TEXT NOT NULL,
+        PRIMARY KEY (doc_id, page_no)
+    ) STRICT, WITHOUT ROWID;
+
+    CREATE TABLE chunks (
+        id           INTEGER PRIMARY KEY,
+        doc_id       INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+        ordinal      INTEGER NOT NULL,
+        heading_path TEXT NOT NULL,
+        page_start   INTEGER NOT NULL,
+        page_end     INTEGER NOT NULL,
+        char_start   INTEGER NOT NULL,
+        char_end     INTEGER NOT NULL,
+        token_count  INTEGER NOT NULL,
+        sha256       TEXT NOT NULL,
+        text         TEXT NOT NULL,
+        UNIQUE (doc_id, ordinal)
+    ) STRICT;
+
+    -- Pre-segmented jieba tokens; contentless (the text lives in `chunks`), and
+    -- contentless_delete lets a document's rows be removed with it.
+    CREATE VIRTUAL TABLE chunk_index USING fts5(
+        heading, body,
+        content = '', contentless_delete = 1,
+        tokenize = 'unicode61 remove_diacritics 0'
+    );
+
+    -- Index rows go with their chunk, however the chunk is deleted (cascades included).
+    CREATE TRIGGER chunks_delete_index AFTER DELETE ON chunks BEGIN
+        DELETE FROM chunk_index WHERE rowid = old.id;
+    END;
+    "#,
+];
+
+/// The newest schema version this build understands.
+pub fn latest() -> i64 {
+    MIGRATIONS.len() as i64
+}

@@ -1,0 +1,296 @@
+//! The SQLite store: a crash-safe cache of what was extracted from the source files.
+//!
+//! * WAL mode, `foreign_keys=ON` and a busy timeout on every connection.
+//! * One transaction per document: a document, its pages, chunks and index rows appear
+//!   together or not at all, so a killed import leaves the previous state.
+//! * On open the file is checked (`PRAGMA quick_check`); a damaged file or one that is
+//!   not a database gives [`Error::DatabaseCorrupt`], whose message points to
+//!   `evident rebuild`, which rebuilds from the source files (see [`crate::import::rebuild`]).
+//! * The `meta` table pins the tokenizer and chunker versions. A tokenizer change re-indexes
+//!   every chunk from its stored text on open; documents chunked by an older chunker are
+//!   reported as needing a rebuild and are re-chunked on their next import. Nothing is
+//!   silently mixed.
+
+mod chunks;
+mod documents;
+mod migrations;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{Connection, ErrorCode, OptionalExtension, params};
+
+pub use chunks::{ChunkRecord, PageRecord};
+pub use documents::{DocumentRecord, NewDocument, sha256_hex};
+
+use crate::chunk::CHUNKER_VERSION;
+use crate::text::segment::{TOKENIZER_NAME, TOKENIZER_VERSION};
+use crate::{Error, Result};
+
+/// An open Evident database.
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+    notices: Vec<String>,
+}
+
+/// Counts and versions of a database, for `evident stats`.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Stats {
+    /// Database file.
+    pub path: PathBuf,
+    /// Size of the database file (without WAL) in bytes.
+    pub file_bytes: u64,
+    /// Schema version.
+    pub schema_version: i64,
+    /// Tokenizer the index was built with.
+    pub tokenizer: String,
+    /// Chunker version new documents get.
+    pub chunker_version: u32,
+    /// Imported documents.
+    pub documents: i64,
+    /// Pages over all documents.
+    pub pages: i64,
+    /// Chunks (and index rows).
+    pub chunks: i64,
+    /// Index tokens over all chunks.
+    pub tokens: i64,
+    /// Documents chunked by an older chunker; `evident rebuild` redoes them.
+    pub needs_rebuild: i64,
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `path`, checks it and migrates it.
+    pub fn open(path: &Path) -> Result<Self> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        }
+        let corrupt = |e: rusqlite::Error| as_corrupt(path, e);
+        let conn = Connection::open(path).map_err(corrupt)?;
+        conn.busy_timeout(Duration::from_secs(10))
+            .map_err(corrupt)?;
+        conn.pragma_update(None, "foreign_keys", "ON")
+            .map_err(corrupt)?;
+        let mode: String = conn
+            .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+            .map_err(corrupt)?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(Error::DatabaseCorrupt {
+                path: path.to_owned(),
+                reason: format!("cannot switch to WAL mode (journal mode is {mode})"),
+            });
+        }
+        conn.pragma_update(None, "synchronous", "NORMAL")
+            .map_err(corrupt)?;
+        quick_check(&conn, path)?;
+        let mut store = Self {
+            conn,
+            path: path.to_owned(),
+            notices: Vec::new(),
+        };
+        store.migrate()?;
+        store.check_versions()?;
+        Ok(store)
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Things that happened while opening (e.g. a re-index) that a user should see.
+    pub fn notices(&self) -> &[String] {
+        &self.notices
+    }
+
+    fn migrate(&mut self) -> Result<()> {
+        let current: i64 = self
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        let latest = migrations::latest();
+        if current > latest {
+            return Err(Error::DatabaseTooNew {
+                path: self.path.clone(),
+                found: current,
+                supported: latest,
+            });
+        }
+        for (i, sql) in migrations::MIGRATIONS
+            .iter()
+            .enumerate()
+            .skip(current as usize)
+        {
+            let tx = self.conn.transaction()?;
+            tx.execute_batch(sql)?;
+            tx.pragma_update(None, "user_version", i as i64 + 1)?;
+            tx.execute(
+                "INSERT INTO meta(key, value) VALUES ('schema_version', ?1)
+                 ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                params![(i + 1).to_string()],
+            )?;
+            tx.commit()?;
+        }
+        Ok(())
+    }
+
+    fn check_versions(&mut self) -> Result<()> {
+        let stored = self.meta("tokenizer_version")?;
+        let current = TOKENIZER_VERSION.to_string();
+        if stored.as_deref() != Some(current.as_str()) {
+            let chunks: i64 = self
+                .conn
+                .query_row("SELECT count(*) FROM chunks", [], |r| r.get(0))?;
+            if chunks > 0 {
+                self.reindex_all()?;
+                self.notices.push(format!(
+                    "the search index was built by tokenizer version {}; re-indexed {chunks} chunks with version {current}",
+                    stored.as_deref().unwrap_or("?")
+                ));
+            }
+            self.set_meta("tokenizer_version", &current)?;
+            self.set_meta("tokenizer", TOKENIZER_NAME)?;
+        }
+        self.set_meta("chunker_version", &CHUNKER_VERSION.to_string())?;
+        let stale: i64 = self.conn.query_row(
+            "SELECT count(*) FROM documents WHERE chunker_version <> ?1",
+            [CHUNKER_VERSION],
+            |r| r.get(0),
+        )?;
+        if stale > 0 {
+            self.notices.push(format!(
+                "{stale} document(s) were split into chunks by an older version of Evident; run `evident rebuild` (or import them again) to redo them"
+            ));
+        }
+        Ok(())
+    }
+
+    /// A value from the `meta` table.
+    pub fn meta(&self, key: &str) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()?)
+    }
+
+    fn set_meta(&self, key: &str, value: &str) -> Result<()> {
+        self.conn.execute(
+            "INSERT INTO meta(key, value) VALUES (?1, ?2)
+             ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            params![key, value],
+        )?;
+        Ok(())
+    }
+
+    /// Counts and versions.
+    pub fn stats(&self) -> Result<Stats> {
+        let count = |sql: &str| -> Result<i64> { Ok(self.conn.query_row(sql, [], |r| r.get(0))?) };
+        Ok(Stats {
+            path: self.path.clone(),
+            file_bytes: std::fs::metadata(&self.path).map(|m| m.len()).unwrap_or(0),
+            schema_version: count("PRAGMA user_version")?,
+            tokenizer: format!(
+                "{} (version {})",
+                self.meta("tokenizer")?.unwrap_or_default(),
+                self.meta("tokenizer_version")?.unwrap_or_default()
+            ),
+            chunker_version: CHUNKER_VERSION,
+            documents: count("SELECT count(*) FROM documents")?,
+            pages: count("SELECT count(*) FROM pages")?,
+            chunks: count("SELECT count(*) FROM chunks")?,
+            tokens: count("SELECT coalesce(sum(token_count), 0) FROM chunks")?,
+            needs_rebuild: self.conn.query_row(
+                "SELECT count(*) FROM documents WHERE chunker_version <> ?1",
+                [CHUNKER_VERSION],
+                |r| r.get(0),
+            )?,
+        })
+    }
+
+    /// Runs SQLite's full `integrity_check`; `Ok(())` when the file is sound.
+    pub fn integrity_check(&self) -> Result<()> {
+        let mut stmt = self.conn.prepare("PRAGMA integrity_check")?;
+        let rows: Vec<String> = stmt
+            .query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        if rows.len() == 1 && rows[0] == "ok" {
+            Ok(())
+        } else {
+            Err(Error::DatabaseCorrupt {
+                path: self.path.clone(),
+                reason: rows.join("; "),
+            })
+        }
+    }
+
+    /// The raw connection, for read-only queries by other core modules and tests.
+    pub fn connection(&self) -> &Connection {
+        &self.conn
+    }
+}
+
+fn quick_check(conn: &Connection, path: &Path) -> Result<()> {
+    let result: Result<Vec<String>, rusqlite::Error> = (|| {
+        let mut stmt = conn.prepare("PRAGMA quick_check")?;
+        let rows = stmt.query_map([], |r| r.get(0))?;
+        rows.take(5).collect()
+    })();
+    match result {
+        Ok(rows) if rows.len() == 1 && rows[0] == "ok" => Ok(()),
+        Ok(rows) => Err(Error::DatabaseCorrupt {
+            path: path.to_owned(),
+            reason: rows.join("; "),
+        }),
+        Err(e) => Err(as_corrupt(path, e)),
+    }
+}
+
+/// Maps "not a database" and "malformed" failures to [`Error::DatabaseCorrupt`].
+fn as_corrupt(path: &Path, e: rusqlite::Error) -> Error {
+    match e.sqlite_error_code() {
+        Some(ErrorCode::NotADatabase) => Error::DatabaseCorrupt {
+            path: path.to_owned(),
+            reason: "the file is not an Evident database".into(),
+        },
+        Some(ErrorCode::DatabaseCorrupt) => Error::DatabaseCorrupt {
+            path: path.to_owned(),
+            reason: e.to_string(),
+        },
+        _ => Error::Sqlite(e),
+    }
+}
+
+/// Char (Unicode scalar) offsets for byte offsets into `text`, in one pass.
+pub(crate) fn char_offsets(text: &str, byte_offsets: &[usize]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..byte_offsets.len()).collect();
+    order.sort_by_key(|&i| byte_offsets[i]);
+    let mut out = vec![0; byte_offsets.len()];
+    let mut chars = 0;
+    let mut pos = 0;
+    let mut iter = text.char_indices().peekable();
+    for i in order {
+        let target = byte_offsets[i].min(text.len());
+        while pos < target {
+            match iter.next() {
+                Some((_, c)) => {
+                    pos += c.len_utf8();
+                    chars += 1;
+                }
+                None => break,
+            }
+        }
+        out[i] = chars;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn char_offsets_count_scalars_not_bytes() {
+        let text = "报销 policy 审批";
+        let bytes = [0, 3, 6, 7, text.len()];
+        assert_eq!(char_offsets(text, &bytes), vec![0, 1, 2, 3, 12]);
+    }
+}

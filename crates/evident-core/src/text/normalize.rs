@@ -1,0 +1,155 @@
+//! Normalisation: NFKC, CJK-aware line joining, de-hyphenation and number forms.
+
+use unicode_normalization::UnicodeNormalization;
+
+/// NFKC-normalises `s` (full-width letters and digits become ASCII, ligatures split).
+pub fn nfkc(s: &str) -> String {
+    s.nfkc().collect()
+}
+
+/// True for characters of CJK scripts and CJK/full-width punctuation: text made of these
+/// is written without spaces, so no space may be inserted between two of them.
+pub fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x2E80..=0x2FDF     // radicals
+        | 0x3000..=0x303F   // CJK symbols and punctuation
+        | 0x3040..=0x30FF   // kana
+        | 0x3100..=0x312F   // bopomofo
+        | 0x3190..=0x31FF
+        | 0x3400..=0x4DBF   // extension A
+        | 0x4E00..=0x9FFF   // unified ideographs
+        | 0xF900..=0xFAFF   // compatibility ideographs
+        | 0xFE30..=0xFE4F   // compatibility forms
+        | 0xFF00..=0xFF65   // full-width forms and punctuation
+        | 0x20000..=0x3134F // extensions B–G
+    ) || matches!(c, '“' | '”' | '‘' | '’' | '…' | '—')
+}
+
+/// Joins two pieces of one paragraph that a line break separated.
+///
+/// No space between CJK text (Chinese has none to lose), a hyphenated English word split
+/// over the break is rejoined (`employ-` + `ment`), and otherwise exactly one space.
+pub fn join_into(out: &mut String, next: &str) {
+    let next = next.trim_start();
+    if next.is_empty() {
+        return;
+    }
+    let trimmed_len = out.trim_end().len();
+    out.truncate(trimmed_len);
+    let Some(last) = out.chars().last() else {
+        out.push_str(next);
+        return;
+    };
+    let first = next.chars().next().unwrap_or(' ');
+    if last == '-' && first.is_lowercase() {
+        let before_hyphen = out[..out.len() - 1].chars().last();
+        if before_hyphen.is_some_and(char::is_alphabetic) {
+            out.pop();
+            out.push_str(next);
+            return;
+        }
+    }
+    if !(is_cjk(last) || is_cjk(first)) {
+        out.push(' ');
+    }
+    out.push_str(next);
+}
+
+/// Rewrites the text so that a number is written one way for the index: thousands
+/// separators inside digit groups are dropped (`5,000` and `5，000` become `5000`).
+pub fn normalize_numbers(s: &str) -> String {
+    let chars: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len());
+    for (i, &c) in chars.iter().enumerate() {
+        if (c == ',' || c == '，') && i > 0 && chars[i - 1].is_ascii_digit() {
+            let group = chars.get(i + 1..i + 4);
+            let after = chars.get(i + 4).copied();
+            if group.is_some_and(|g| g.iter().all(char::is_ascii_digit))
+                && !after.is_some_and(|a| a.is_ascii_digit())
+            {
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Flattens line breaks for tokenisation: a break between CJK characters disappears
+/// (hard-wrapped Chinese must not split a word), any other break becomes a space.
+pub fn flatten_lines(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut lines = s.split('\n');
+    if let Some(first) = lines.next() {
+        out.push_str(first.trim_end());
+    }
+    for line in lines {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let last = out.chars().last();
+        let first = line.chars().next();
+        match (last, first) {
+            (Some(a), Some(b)) if is_cjk(a) && is_cjk(b) => {}
+            (None, _) => {}
+            _ => out.push(' '),
+        }
+        out.push_str(line);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn joins_chinese_without_space_and_english_with_one() {
+        let mut s = String::from("单笔报销超过五千元的，需经分管");
+        join_into(&mut s, "副总审批。");
+        assert_eq!(s, "单笔报销超过五千元的，需经分管副总审批。");
+        let mut e = String::from("Employees may take  ");
+        join_into(&mut e, "  ten days");
+        assert_eq!(e, "Employees may take ten days");
+    }
+
+    #[test]
+    fn rejoins_hyphenated_words_but_keeps_real_hyphens() {
+        let mut s = String::from("continuous employ-");
+        join_into(&mut s, "ment counts");
+        assert_eq!(s, "continuous employment counts");
+        let mut t = String::from("see section 3 -");
+        join_into(&mut t, "and more");
+        assert_eq!(
+            t, "see section 3 - and more",
+            "a dash after a space is not a hyphenation"
+        );
+    }
+
+    #[test]
+    fn thousands_separators_are_dropped_only_inside_numbers() {
+        assert_eq!(normalize_numbers("超过5,000元"), "超过5000元");
+        assert_eq!(
+            normalize_numbers("1,234,567 and 5，000"),
+            "1234567 and 5000"
+        );
+        assert_eq!(normalize_numbers("a, b, 12,34"), "a, b, 12,34");
+        assert_eq!(
+            normalize_numbers("1,2345"),
+            "1,2345",
+            "four digits is not a thousands group"
+        );
+    }
+
+    #[test]
+    fn nfkc_folds_full_width_forms() {
+        assert_eq!(nfkc("５０００元ＡＢＣ"), "5000元ABC");
+    }
+
+    #[test]
+    fn flattening_removes_breaks_inside_chinese_only() {
+        assert_eq!(flatten_lines("分管副\n总经理"), "分管副总经理");
+        assert_eq!(flatten_lines("parental\nleave"), "parental leave");
+    }
+}
