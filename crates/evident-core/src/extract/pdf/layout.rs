@@ -20,6 +20,9 @@ pub struct Glyph {
     pub width: f64,
     /// Font size in page units.
     pub size: f64,
+    /// Text direction in quarter turns (0 = horizontal left to right); `x` and `y` are
+    /// measured along and across that direction.
+    pub direction: u8,
     /// The Unicode text the glyph stands for (may be more than one char, e.g. "fi").
     pub text: String,
 }
@@ -43,14 +46,25 @@ impl Run {
 }
 
 /// Lays out one page's glyphs as text: lines separated by `\n`, blocks by `\n\n`.
+///
+/// Horizontal text comes first; text in other directions (rotated margin notes, table
+/// headers) follows, each direction laid out along its own baseline.
 pub fn layout(glyphs: &[Glyph]) -> String {
-    let runs = build_runs(glyphs);
-    if runs.is_empty() {
-        return String::new();
-    }
-    let idx: Vec<usize> = (0..runs.len()).collect();
     let mut out = String::new();
-    cut(&runs, idx, 0, &mut out);
+    for direction in 0..4u8 {
+        let group: Vec<Glyph> = glyphs
+            .iter()
+            .filter(|g| g.direction == direction)
+            .cloned()
+            .collect();
+        let runs = build_runs(&group);
+        if runs.is_empty() {
+            continue;
+        }
+        separate(&mut out, "\n\n");
+        let idx: Vec<usize> = (0..runs.len()).collect();
+        cut(&runs, idx, 0, &mut out);
+    }
     out.trim().to_owned()
 }
 
@@ -109,7 +123,9 @@ fn cut(runs: &[Run], mut idx: Vec<usize>, depth: usize, out: &mut String) {
         let median_size = median(idx.iter().map(|&i| runs[i].size));
         // Columns: a vertical gutter through the whole region.
         idx.sort_by(|&a, &b| runs[a].x0.total_cmp(&runs[b].x0));
-        if let Some(split) = widest_gap(&idx, |i| (runs[i].x0, runs[i].x1), median_size * 0.9) {
+        let split = widest_gap(&idx, |i| (runs[i].x0, runs[i].x1), median_size * 0.9)
+            .filter(|&k| side_by_side(runs, &idx[..k], &idx[k..]));
+        if let Some(split) = split {
             let right = idx.split_off(split);
             cut(runs, idx, depth + 1, out);
             separate(out, "\n\n");
@@ -139,6 +155,20 @@ fn cut(runs: &[Run], mut idx: Vec<usize>, depth: usize, out: &mut String) {
         }
     }
     read_lines(runs, idx, out);
+}
+
+/// Two groups are columns only if they share most of their vertical extent; a short line
+/// at the left above a centred heading is not a column.
+fn side_by_side(runs: &[Run], left: &[usize], right: &[usize]) -> bool {
+    let extent = |g: &[usize]| {
+        g.iter().fold((f64::MAX, f64::MIN), |(t, b), &i| {
+            (t.min(runs[i].top()), b.max(runs[i].bottom()))
+        })
+    };
+    let (lt, lb) = extent(left);
+    let (rt, rb) = extent(right);
+    let overlap = lb.min(rb) - lt.max(rt);
+    overlap > 0.5 * (lb - lt).min(rb - rt)
 }
 
 /// After sorting by start, the split index of the widest gap wider than `min_gap`.

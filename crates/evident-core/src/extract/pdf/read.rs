@@ -423,11 +423,28 @@ impl OutputDev for GlyphCollector {
     ) -> Result<(), OutputError> {
         let scale = (trm.m11 * trm.m22 - trm.m12 * trm.m21).abs().sqrt();
         let size = (font_size * scale).abs();
+        // Coordinates along and across the text direction, so rotated text (margin
+        // notes, table headers) reads along its own baseline.
+        let norm = trm.m11.hypot(trm.m12);
+        let (dx, dy) = if norm > 0.0 {
+            (trm.m11 / norm, trm.m12 / norm)
+        } else {
+            (1.0, 0.0)
+        };
+        let (px, py) = (trm.m31, trm.m32);
+        let direction = if dx.abs() >= dy.abs() {
+            if dx > 0.0 { 0 } else { 2 }
+        } else if dy > 0.0 {
+            1
+        } else {
+            3
+        };
         self.glyphs.push(Glyph {
-            x: trm.m31,
-            y: -trm.m32,
+            x: px * dx + py * dy,
+            y: px * dy - py * dx,
             width: width * size,
             size,
+            direction,
             text: text.to_owned(),
         });
         Ok(())

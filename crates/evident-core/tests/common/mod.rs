@@ -1,0 +1,52 @@
+//! Shared helpers for the core's integration tests.
+#![allow(dead_code, missing_docs)]
+
+use std::path::PathBuf;
+
+/// The evaluation corpora in `../shared/eval` (or `$EVIDENT_EVAL_DIR`).
+pub fn eval_dir() -> PathBuf {
+    let dir = std::env::var_os("EVIDENT_EVAL_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/eval"));
+    assert!(
+        dir.join("corpus").is_dir(),
+        "the evaluation data is expected at {} (set EVIDENT_EVAL_DIR to override)",
+        dir.display()
+    );
+    dir
+}
+
+/// Every PDF under `corpus/pdf-*`.
+pub fn eval_pdfs() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for sub in ["pdf-generated", "pdf-real"] {
+        let dir = eval_dir().join("corpus").join(sub);
+        for e in std::fs::read_dir(&dir).expect("pdf folder readable") {
+            let p = e.expect("dir entry").path();
+            if p.extension().is_some_and(|x| x == "pdf") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Text without any white space, NFKC-normalised: the comparison form for extraction.
+pub fn squeeze(s: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    s.nfkc().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// Number of places where two CJK ideographs are separated by white space only.
+pub fn cjk_space_splits(s: &str) -> usize {
+    let chars: Vec<char> = s.chars().collect();
+    let han = |c: char| ('\u{4e00}'..='\u{9fff}').contains(&c);
+    let mut n = 0;
+    for i in 1..chars.len().saturating_sub(1) {
+        if chars[i] == ' ' && han(chars[i - 1]) && han(chars[i + 1]) {
+            n += 1;
+        }
+    }
+    n
+}
