@@ -1,1 +1,138 @@
-fn main() {}
+//! `evident`: the command-line face of Evident's core.
+//!
+//! Every command here is a thin wrapper over one core function; scripts, the evaluation
+//! harness and benchmarks use it, and the desktop app calls the same functions.
+
+mod args;
+mod bench;
+mod output;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Parser;
+use evident_core::chunk::ChunkerConfig;
+use evident_core::import::{self, ImportOptions, Importer};
+use evident_core::store::Store;
+
+use args::{Cli, Command, ImportArgs};
+
+fn main() -> ExitCode {
+    // A child started to read one PDF in isolation never reaches the CLI proper.
+    evident_core::extract::pdf::run_worker_if_requested();
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {}", one_line(&e));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The error and its causes on one line, without repeating what the message already says.
+fn one_line(e: &anyhow::Error) -> String {
+    let mut out = e.to_string();
+    for cause in e.chain().skip(1) {
+        let c = cause.to_string();
+        if !out.contains(&c) {
+            out.push_str(": ");
+            out.push_str(&c);
+        }
+    }
+    out
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let db = cli
+        .db
+        .clone()
+        .unwrap_or_else(evident_core::paths::default_db_path);
+    match cli.command {
+        Command::Import(a) => import_cmd(&db, &a),
+        Command::Docs { json } => {
+            let store = open(&db)?;
+            output::docs(&store.documents()?, json)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Remove { document } => {
+            let mut store = open(&db)?;
+            let doc = store.resolve(&document)?;
+            store.remove_document(doc.id)?;
+            println!("removed {} ({} chunks)", doc.path.display(), doc.chunks);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Rebuild { json, import } => {
+            let options = import_options(&import)?;
+            let mut progress = output::Progress::new(json);
+            let report = import::rebuild(&db, &options, &mut |e| progress.event(e))?;
+            progress.finish();
+            output::rebuild(&db, &report, json)?;
+            Ok(exit_for(&report.summary))
+        }
+        Command::Chunks { document, json } => {
+            let store = open(&db)?;
+            let doc = store.resolve(&document)?;
+            output::chunks(&doc, &store.chunks_of(doc.id)?, json)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Stats { json } => {
+            let store = open(&db)?;
+            output::stats(&store.stats()?, json)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::BenchImport {
+            paths,
+            json,
+            import,
+        } => {
+            let options = import_options(&import)?;
+            bench::run(&paths, &options, json)?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn open(db: &Path) -> anyhow::Result<Store> {
+    let store = Store::open(db)?;
+    for notice in store.notices() {
+        eprintln!("note: {notice}");
+    }
+    Ok(store)
+}
+
+fn import_options(a: &args::ChunkArgs) -> anyhow::Result<ImportOptions> {
+    let mut options = ImportOptions::sandboxed().context("cannot prepare the PDF reader")?;
+    options.chunker = ChunkerConfig {
+        target_tokens: a.target_tokens,
+        max_tokens: a.max_tokens,
+        overlap_sentences: a.overlap_sentences,
+        overlap_max_tokens: a.overlap_max_tokens,
+    };
+    options.chunker.validate()?;
+    if let evident_core::extract::pdf::PdfReader::Sandboxed(s) = &mut options.pdf {
+        s.timeout = std::time::Duration::from_secs(a.pdf_timeout.max(1));
+    }
+    Ok(options)
+}
+
+fn import_cmd(db: &Path, a: &ImportArgs) -> anyhow::Result<ExitCode> {
+    let options = import_options(&a.chunking)?;
+    let mut store = open(db)?;
+    let paths: Vec<PathBuf> = a.paths.clone();
+    let mut progress = output::Progress::new(a.json);
+    let summary = Importer::new(options).run(&mut store, &paths, &mut |e| progress.event(e))?;
+    progress.finish();
+    output::import_summary(&summary, a.json)?;
+    Ok(exit_for(&summary))
+}
+
+/// Exit status 2 tells scripts that some files failed while the rest was imported.
+fn exit_for(summary: &import::ImportSummary) -> ExitCode {
+    if summary.count(|o| o.label() == "failed") > 0 {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

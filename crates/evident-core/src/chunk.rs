@@ -99,6 +99,8 @@ struct Unit {
     block_start: bool,
     /// False for the pieces of a sentence cut for length; those are never repeated.
     whole: bool,
+    /// A heading line.
+    heading: bool,
     section: usize,
 }
 
@@ -111,7 +113,10 @@ pub fn chunk(doc: &Extracted, config: &ChunkerConfig) -> Result<Vec<Chunk>> {
     let mut tokens = 0;
     for (i, unit) in units.iter().enumerate() {
         if let Some(&first) = current.first() {
-            let new_section = units[first].section != unit.section;
+            // A heading with nothing under it before the next heading (a title above a
+            // chapter) travels on with the next section instead of standing alone.
+            let only_headings = current.iter().all(|&c| units[c].heading);
+            let new_section = units[first].section != unit.section && !only_headings;
             let over_max = tokens + unit.tokens > config.max_tokens;
             let past_target = tokens + unit.tokens > config.target_tokens && unit.block_start;
             if new_section || over_max || past_target {
@@ -171,7 +176,7 @@ fn emit(
         ordinal: out.len(),
         start,
         end,
-        heading_path: sections[units[first].section].clone(),
+        heading_path: sections[units[last].section].clone(),
         page_start: doc.page_at(start),
         page_end: doc.page_at(end.saturating_sub(1).max(start)),
         token_count: current.iter().map(|&u| units[u].tokens).sum(),
@@ -179,17 +184,59 @@ fn emit(
     });
 }
 
+/// Documents larger than this are segmented on several threads.
+const PARALLEL_BYTES: usize = 1 << 20;
+
 /// Cuts the document into units and numbers its sections (distinct heading paths).
+///
+/// Segmentation dominates import time, so a large document's blocks are split into
+/// contiguous ranges segmented in parallel; the result is identical to a serial run.
 fn units(doc: &Extracted, config: &ChunkerConfig) -> (Vec<Unit>, Vec<Vec<String>>) {
-    let mut units = Vec::new();
     let mut sections: Vec<Vec<String>> = Vec::new();
+    let mut block_sections = Vec::with_capacity(doc.blocks.len());
     for block in &doc.blocks {
         if sections.last() != Some(&block.heading_path)
             || matches!(block.kind, BlockKind::Heading { .. })
         {
             sections.push(block.heading_path.clone());
         }
-        let section = sections.len() - 1;
+        block_sections.push(sections.len() - 1);
+    }
+    let threads = if doc.text.len() > PARALLEL_BYTES {
+        std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(8)
+    } else {
+        1
+    };
+    let per = doc.blocks.len().div_ceil(threads).max(1);
+    let units = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..doc.blocks.len())
+            .step_by(per)
+            .map(|from| {
+                let to = (from + per).min(doc.blocks.len());
+                let block_sections = &block_sections;
+                s.spawn(move || block_units(doc, from..to, block_sections, config))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect::<Vec<_>>()
+    });
+    (units, sections)
+}
+
+fn block_units(
+    doc: &Extracted,
+    range: std::ops::Range<usize>,
+    block_sections: &[usize],
+    config: &ChunkerConfig,
+) -> Vec<Unit> {
+    let mut units = Vec::new();
+    for b in range {
+        let block = &doc.blocks[b];
+        let section = block_sections[b];
         let text = &doc.text[block.start..block.end];
         let spans = if matches!(
             block.kind,
@@ -212,12 +259,13 @@ fn units(doc: &Extracted, config: &ChunkerConfig) -> (Vec<Unit>, Vec<Vec<String>
                     index_text,
                     block_start: k == 0 && p == 0,
                     whole,
+                    heading: matches!(block.kind, BlockKind::Heading { .. }),
                     section,
                 });
             }
         }
     }
-    (units, sections)
+    units
 }
 
 /// Measures `text[a..b]`; if it exceeds `max` tokens, cuts it near the middle at the best

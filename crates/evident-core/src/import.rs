@@ -270,10 +270,11 @@ impl Importer {
         let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
         let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
         let sha256 = sha256_hex(&bytes);
-        if let Some((sha, version, id)) = known.by_path.get(path) {
-            if *sha == sha256 && *version == CHUNKER_VERSION {
-                return Ok(Prepared::Done(Outcome::Unchanged { doc_id: *id }));
-            }
+        if let Some((sha, version, id)) = known.by_path.get(path)
+            && *sha == sha256
+            && *version == CHUNKER_VERSION
+        {
+            return Ok(Prepared::Done(Outcome::Unchanged { doc_id: *id }));
         }
         if let Some(other) = known.by_sha.get(&sha256).filter(|p| p.as_path() != path) {
             return Ok(Prepared::Done(Outcome::Duplicate { of: other.clone() }));
@@ -306,10 +307,10 @@ impl Importer {
         };
         let result = (|| -> Result<Outcome> {
             // Files earlier in this same run are already written: check duplicates again.
-            if let Some(other) = store.document_by_sha256(&doc.sha256)? {
-                if other.path != path {
-                    return Ok(Outcome::Duplicate { of: other.path });
-                }
+            if let Some(other) = store.document_by_sha256(&doc.sha256)?
+                && other.path != path
+            {
+                return Ok(Outcome::Duplicate { of: other.path });
             }
             let replaced = store.document_by_path(path)?.is_some();
             let doc_id = store.write_document(&NewDocument {

@@ -149,10 +149,10 @@ impl Builder {
             | Event::End(TagEnd::Item) => {
                 self.finish_block();
             }
-            Event::End(TagEnd::Paragraph) => {
-                if self.list_depth == 0 && self.kind == Some(BlockKind::Paragraph) {
-                    self.finish_block();
-                }
+            Event::End(TagEnd::Paragraph)
+                if self.list_depth == 0 && self.kind == Some(BlockKind::Paragraph) =>
+            {
+                self.finish_block();
             }
             Event::Text(t) | Event::Code(t) => self.push_text(&t),
             Event::InlineMath(t) | Event::DisplayMath(t) => self.push_text(&t),

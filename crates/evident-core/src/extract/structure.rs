@@ -57,8 +57,10 @@ pub fn line_role(line: &str) -> LineRole {
     let line = line.trim_start();
     // Headings are short; a long line starting with 第一章 is body text quoting it.
     let short = line.chars().count() <= 40;
-    if let Some(c) = HEADING_ZH.captures(line) {
-        if short {
+    if let Some(c) = HEADING_ZH.captures(line)
+        && short
+    {
+        {
             let level = match c.get(1).map(|m| m.as_str()) {
                 Some("编") => 1,
                 Some("章") => 2,

@@ -148,19 +148,19 @@ impl Store {
 
     /// Finds a document by id, by path as given, or by canonical path.
     pub fn resolve(&self, path_or_id: &str) -> Result<DocumentRecord> {
-        if let Ok(id) = path_or_id.parse::<i64>() {
-            if let Some(doc) = self.document(id)? {
-                return Ok(doc);
-            }
+        if let Ok(id) = path_or_id.parse::<i64>()
+            && let Some(doc) = self.document(id)?
+        {
+            return Ok(doc);
         }
         let given = Path::new(path_or_id);
         if let Some(doc) = self.document_by_path(given)? {
             return Ok(doc);
         }
-        if let Ok(canonical) = given.canonicalize() {
-            if let Some(doc) = self.document_by_path(&canonical)? {
-                return Ok(doc);
-            }
+        if let Ok(canonical) = given.canonicalize()
+            && let Some(doc) = self.document_by_path(&canonical)?
+        {
+            return Ok(doc);
         }
         Err(Error::DocumentNotFound(path_or_id.to_owned()))
     }

@@ -92,8 +92,9 @@ fn full_stop_ends_sentence(text: &str, sentence_start: usize, dot: usize) -> boo
         return false;
     }
     let lower = word.to_lowercase();
-    !ABBREVIATIONS.contains(&lower.as_str())
-        && !(lower.chars().count() == 1 && lower.chars().all(char::is_uppercase))
+    // Abbreviations and initials ("J. Smith") do not end sentences.
+    let initial = word.chars().count() == 1 && word.chars().all(char::is_uppercase);
+    !(ABBREVIATIONS.contains(&lower.as_str()) || initial)
 }
 
 #[cfg(test)]

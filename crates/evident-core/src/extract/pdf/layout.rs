@@ -250,6 +250,7 @@ mod tests {
         for c in text.chars() {
             let w = if is_cjk(c) { size } else { size * 0.5 };
             out.push(Glyph {
+                direction: 0,
                 x: cx,
                 y,
                 width: w,
@@ -298,6 +299,7 @@ mod tests {
             .chars()
             .enumerate()
             .map(|(i, c)| Glyph {
+                direction: 0,
                 x: i as f64 * 11.0,
                 y: 10.0,
                 width: 10.0,
@@ -325,6 +327,7 @@ mod tests {
     #[test]
     fn garbage_coordinates_are_ignored() {
         let g = vec![Glyph {
+            direction: 0,
             x: f64::NAN,
             y: 0.0,
             width: 1.0,

@@ -1,0 +1,99 @@
+//! Command-line arguments.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Evident (有据): answers from your policy documents, with citations.
+#[derive(Debug, Parser)]
+#[command(name = "evident", version, about, long_about = None)]
+pub struct Cli {
+    /// Database file (default: $EVIDENT_DB, else the app's data directory).
+    #[arg(long, global = true, value_name = "PATH")]
+    pub db: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Import files and folders (Markdown, text, PDF). Exit status 2: some files failed.
+    Import(ImportArgs),
+    /// List imported documents.
+    Docs {
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Remove a document (by id or path) and everything derived from it.
+    Remove {
+        /// Document id or source path.
+        document: String,
+    },
+    /// Rebuild the database from the recorded source files (also repairs a damaged one).
+    Rebuild {
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        import: ChunkArgs,
+    },
+    /// Show how a document was split into chunks.
+    Chunks {
+        /// Document id or source path.
+        document: String,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Counts, sizes and versions of the database.
+    Stats {
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Import into a fresh temporary database and report throughput and peak memory.
+    BenchImport {
+        /// Files or folders (default: ../shared/eval/corpus and the CMRC 2018 passages).
+        paths: Vec<PathBuf>,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        import: ChunkArgs,
+    },
+}
+
+/// Arguments of `import`.
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// Files or folders to import (folders recursively).
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Machine-readable summary.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub chunking: ChunkArgs,
+}
+
+/// Chunking and reading options shared by the importing commands.
+#[derive(Debug, Args)]
+pub struct ChunkArgs {
+    /// Tokens a chunk aims for.
+    #[arg(long, default_value_t = 300, value_name = "N")]
+    pub target_tokens: usize,
+    /// Hard maximum tokens per chunk.
+    #[arg(long, default_value_t = 512, value_name = "N")]
+    pub max_tokens: usize,
+    /// Sentences repeated where a long paragraph is split.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub overlap_sentences: usize,
+    /// Largest overlap in tokens.
+    #[arg(long, default_value_t = 128, value_name = "N")]
+    pub overlap_max_tokens: usize,
+    /// Seconds a single PDF may take before it is reported as failed.
+    #[arg(long, default_value_t = 60, value_name = "SECS")]
+    pub pdf_timeout: u64,
+}

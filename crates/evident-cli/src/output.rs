@@ -1,0 +1,251 @@
+//! Human and JSON output of the commands, and the import progress bar.
+
+use std::path::Path;
+
+use evident_core::import::{FileReport, ImportEvent, ImportSummary, Outcome, RebuildReport};
+use evident_core::store::{ChunkRecord, DocumentRecord, Stats};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// A progress bar on stderr for long imports; invisible when stderr is not a terminal
+/// or JSON output was asked for.
+pub struct Progress {
+    bar: Option<ProgressBar>,
+    quiet: bool,
+}
+
+impl Progress {
+    pub fn new(quiet: bool) -> Self {
+        Self { bar: None, quiet }
+    }
+
+    pub fn event(&mut self, event: ImportEvent<'_>) {
+        match event {
+            ImportEvent::Planned { files, .. } if !self.quiet => {
+                let bar =
+                    ProgressBar::with_draw_target(Some(files as u64), ProgressDrawTarget::stderr());
+                if let Ok(style) = ProgressStyle::with_template(
+                    "{bar:30} {pos}/{len} files  {elapsed}  {wide_msg}",
+                ) {
+                    bar.set_style(style);
+                }
+                self.bar = Some(bar);
+            }
+            ImportEvent::File(report) => {
+                if let Some(bar) = &self.bar {
+                    bar.set_message(display(&report.path));
+                    bar.inc(1);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub fn finish(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// A path relative to the current directory when it is below it.
+pub fn display(path: &Path) -> String {
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
+        .unwrap_or_else(|| path.to_path_buf())
+        .display()
+        .to_string()
+}
+
+fn detail(report: &FileReport) -> String {
+    match &report.outcome {
+        Outcome::Imported {
+            pages,
+            chunks,
+            replaced,
+            warnings,
+            ..
+        } => {
+            let mut s = format!(
+                "{pages} page{}, {chunks} chunk{}{}",
+                if *pages == 1 { "" } else { "s" },
+                if *chunks == 1 { "" } else { "s" },
+                if *replaced {
+                    " (replaced the older version)"
+                } else {
+                    ""
+                }
+            );
+            for w in warnings {
+                s.push_str(&format!("\n{:>11}warning: {w}", ""));
+            }
+            s
+        }
+        Outcome::Unchanged { .. } => "already imported, content unchanged".into(),
+        Outcome::Duplicate { of } => format!("same content as {}", display(of)),
+        Outcome::Skipped { reason } | Outcome::Failed { reason } => reason.clone(),
+    }
+}
+
+pub fn import_summary(summary: &ImportSummary, json: bool) -> anyhow::Result<()> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(summary)?);
+        return Ok(());
+    }
+    for f in &summary.files {
+        println!(
+            "{:<10} {}  — {}",
+            f.outcome.label(),
+            display(&f.path),
+            detail(f)
+        );
+    }
+    let totals: Vec<String> = summary
+        .totals()
+        .iter()
+        .map(|(l, n)| format!("{n} {l}"))
+        .collect();
+    println!(
+        "Summary: {} ({:.1} s)",
+        totals.join(", "),
+        summary.elapsed_ms as f64 / 1000.0
+    );
+    Ok(())
+}
+
+pub fn rebuild(db: &Path, report: &RebuildReport, json: bool) -> anyhow::Result<()> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(report)?);
+        return Ok(());
+    }
+    if let Some(aside) = &report.broken_copy {
+        println!("The damaged database was kept as {}", aside.display());
+    }
+    if !report.sources_recovered {
+        println!(
+            "The list of documents could not be recovered from the damaged database; a fresh, empty database was created at {}. Import your documents again with `evident import`.",
+            db.display()
+        );
+    }
+    println!(
+        "Rebuilt {} from {} source file(s):",
+        db.display(),
+        report.sources
+    );
+    import_summary(&report.summary, false)
+}
+
+fn status(doc: &DocumentRecord) -> &'static str {
+    if doc.chunker_version != evident_core::chunk::CHUNKER_VERSION {
+        return "needs rebuild";
+    }
+    match std::fs::metadata(&doc.path) {
+        Err(_) => "missing",
+        Ok(m) if m.len() as i64 != doc.size_bytes => "changed on disk",
+        Ok(_) if doc.status == "indexed_with_warnings" => "warnings",
+        Ok(_) => "indexed",
+    }
+}
+
+pub fn docs(docs: &[DocumentRecord], json: bool) -> anyhow::Result<()> {
+    if json {
+        let rows: Vec<serde_json::Value> = docs
+            .iter()
+            .map(|d| {
+                let mut v = serde_json::to_value(d).unwrap_or_default();
+                v["freshness"] = status(d).into();
+                v
+            })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+        return Ok(());
+    }
+    if docs.is_empty() {
+        println!("No documents yet. Add some with `evident import PATH...`.");
+        return Ok(());
+    }
+    println!(
+        "{:>4}  {:<8} {:>5} {:>6} {:>9}  {:<15} title — path",
+        "id", "kind", "pages", "chunks", "size", "status"
+    );
+    for d in docs {
+        println!(
+            "{:>4}  {:<8} {:>5} {:>6} {:>9}  {:<15} {} — {}",
+            d.id,
+            d.kind.as_str(),
+            d.page_count,
+            d.chunks,
+            human_bytes(d.size_bytes as u64),
+            status(d),
+            d.title,
+            display(&d.path)
+        );
+        for w in &d.warnings {
+            println!("{:>6}warning: {w}", "");
+        }
+    }
+    Ok(())
+}
+
+pub fn chunks(doc: &DocumentRecord, chunks: &[ChunkRecord], json: bool) -> anyhow::Result<()> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(chunks)?);
+        return Ok(());
+    }
+    println!("{} — {} chunks\n", display(&doc.path), chunks.len());
+    for c in chunks {
+        let pages = if c.page_start == c.page_end {
+            format!("p{}", c.page_start)
+        } else {
+            format!("p{}-{}", c.page_start, c.page_end)
+        };
+        println!(
+            "#{} {pages} chars {}..{} {} tokens  [{}]",
+            c.ordinal,
+            c.char_start,
+            c.char_end,
+            c.token_count,
+            c.heading_path.join(" › ")
+        );
+        println!("{}\n", c.text);
+    }
+    Ok(())
+}
+
+pub fn stats(s: &Stats, json: bool) -> anyhow::Result<()> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(s)?);
+        return Ok(());
+    }
+    println!("database        {}", s.path.display());
+    println!("file size       {}", human_bytes(s.file_bytes));
+    println!("schema          {}", s.schema_version);
+    println!("tokenizer       {}", s.tokenizer);
+    println!("chunker         version {}", s.chunker_version);
+    println!("documents       {}", s.documents);
+    println!("pages           {}", s.pages);
+    println!("chunks          {}", s.chunks);
+    println!("tokens          {}", s.tokens);
+    if s.needs_rebuild > 0 {
+        println!(
+            "needs rebuild   {} document(s): run `evident rebuild`",
+            s.needs_rebuild
+        );
+    }
+    Ok(())
+}
+
+pub fn human_bytes(n: u64) -> String {
+    const UNITS: [&str; 4] = ["B", "KB", "MB", "GB"];
+    let mut v = n as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u < UNITS.len() - 1 {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{n} B")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
+}
