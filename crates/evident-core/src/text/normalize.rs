@@ -25,11 +25,17 @@ pub fn is_cjk(c: char) -> bool {
     ) || matches!(c, '“' | '”' | '‘' | '’' | '…' | '—')
 }
 
-/// Joins two pieces of one paragraph that a line break separated.
-///
-/// No space between CJK text (Chinese has none to lose), a hyphenated English word split
-/// over the break is rejoined (`employ-` + `ment`), and otherwise exactly one space.
+/// Joins two pieces of one paragraph that a line break separated: no space between CJK
+/// text (Chinese has none to lose), otherwise exactly one space; a hyphen at the break
+/// is kept (`in-` + `person` → `in-person`).
 pub fn join_into(out: &mut String, next: &str) {
+    join_lines_into(out, next, &|_, _| false);
+}
+
+/// Like [`join_into`], but a word hyphenated over the break is rejoined without its
+/// hyphen when `dehyphenate(head, tail)` says the hyphen was only a line-break hyphen
+/// (`employ-` + `ment` → `employment`).
+pub fn join_lines_into(out: &mut String, next: &str, dehyphenate: &dyn Fn(&str, &str) -> bool) {
     let next = next.trim_start();
     if next.is_empty() {
         return;
@@ -42,9 +48,19 @@ pub fn join_into(out: &mut String, next: &str) {
     };
     let first = next.chars().next().unwrap_or(' ');
     if last == '-' && first.is_lowercase() {
-        let before_hyphen = out[..out.len() - 1].chars().last();
-        if before_hyphen.is_some_and(char::is_alphabetic) {
-            out.pop();
+        let stem = &out[..out.len() - 1];
+        if stem.chars().last().is_some_and(char::is_alphabetic) {
+            let head = stem
+                .rsplit(|c: char| !c.is_alphabetic())
+                .next()
+                .unwrap_or("");
+            let tail = next
+                .split(|c: char| !c.is_alphabetic())
+                .next()
+                .unwrap_or("");
+            if dehyphenate(head, tail) {
+                out.pop();
+            }
             out.push_str(next);
             return;
         }
@@ -115,10 +131,13 @@ mod tests {
     }
 
     #[test]
-    fn rejoins_hyphenated_words_but_keeps_real_hyphens() {
+    fn rejoins_hyphenated_words_only_when_told_and_keeps_real_hyphens() {
         let mut s = String::from("continuous employ-");
-        join_into(&mut s, "ment counts");
+        join_lines_into(&mut s, "ment counts", &|h, t| h == "employ" && t == "ment");
         assert_eq!(s, "continuous employment counts");
+        let mut c = String::from("meet in-");
+        join_into(&mut c, "person");
+        assert_eq!(c, "meet in-person", "a compound keeps its hyphen");
         let mut t = String::from("see section 3 -");
         join_into(&mut t, "and more");
         assert_eq!(

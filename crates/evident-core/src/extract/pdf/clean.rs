@@ -15,7 +15,7 @@ use regex::Regex;
 use super::read::RawPdf;
 use crate::extract::structure::{LineRole, blocks_from_plain, line_role};
 use crate::extract::{Extracted, PageSpan};
-use crate::text::normalize::{is_cjk, join_into, nfkc};
+use crate::text::normalize::{is_cjk, join_lines_into, nfkc};
 
 /// Lines examined at each end of a page for running headers and footers.
 const BAND: usize = 3;
@@ -44,6 +44,7 @@ pub fn assemble(raw: RawPdf, fallback_title: &str) -> Extracted {
         .map(|p| nfkc(&p.text).lines().map(|l| l.trim().to_owned()).collect())
         .collect();
     let running = running_lines(&page_lines);
+    let lexicon = Lexicon::new(&page_lines);
 
     let mut text = String::new();
     let mut pages = Vec::with_capacity(raw.pages.len());
@@ -52,14 +53,14 @@ pub fn assemble(raw: RawPdf, fallback_title: &str) -> Extracted {
             warnings.push(e.clone());
         }
         let kept = strip_running(lines, &running);
-        let body = paragraphs(&kept);
+        let body = paragraphs(&kept, &lexicon);
         if body.is_empty() && page.error.is_none() {
             warnings.push(format!(
                 "page {} has no text; is it a scanned image?",
                 page.number
             ));
         }
-        let start = join_page(&mut text, &body);
+        let start = join_page(&mut text, &body, &lexicon);
         pages.push(PageSpan {
             number: page.number,
             start,
@@ -141,8 +142,37 @@ fn strip_running(lines: &[String], running: &HashMap<String, usize>) -> Vec<Stri
         .collect()
 }
 
+/// The document's own words, to tell a line-break hyphen (`employ-ment`, and
+/// `employment` occurs elsewhere) from a real one (`in-person`).
+struct Lexicon {
+    words: std::collections::HashSet<String>,
+}
+
+impl Lexicon {
+    fn new(pages: &[Vec<String>]) -> Self {
+        let mut words = std::collections::HashSet::new();
+        for line in pages.iter().flatten() {
+            // Words not at a line end: a line-final fragment is not evidence of a word.
+            let body = line.trim_end_matches(|c: char| c.is_alphabetic() || c == '-');
+            for w in body.split(|c: char| !(c.is_alphabetic() || c == '-')) {
+                if w.chars().count() > 1 {
+                    words.insert(w.to_lowercase());
+                }
+            }
+        }
+        Self { words }
+    }
+
+    /// True when `head-` + `tail` was a word broken by the line end.
+    fn dehyphenate(&self, head: &str, tail: &str) -> bool {
+        let joined = format!("{head}{tail}").to_lowercase();
+        let hyphenated = format!("{head}-{tail}").to_lowercase();
+        self.words.contains(&joined) && !self.words.contains(&hyphenated)
+    }
+}
+
 /// Joins lines into paragraphs separated by blank lines.
-fn paragraphs(lines: &[String]) -> String {
+fn paragraphs(lines: &[String], lexicon: &Lexicon) -> String {
     let mut out: Vec<String> = Vec::new();
     let mut current = String::new();
     for line in lines {
@@ -156,7 +186,7 @@ fn paragraphs(lines: &[String]) -> String {
         if role != LineRole::Body && !current.is_empty() {
             out.push(std::mem::take(&mut current));
         }
-        join_into(&mut current, line);
+        join_lines_into(&mut current, line, &|h, t| lexicon.dehyphenate(h, t));
         if matches!(role, LineRole::Heading(_)) {
             out.push(std::mem::take(&mut current));
         }
@@ -169,7 +199,7 @@ fn paragraphs(lines: &[String]) -> String {
 
 /// Appends a page's text, continuing the previous page's paragraph when it was cut off
 /// mid-sentence. Returns the byte offset where the page's own text starts.
-fn join_page(text: &mut String, page: &str) -> usize {
+fn join_page(text: &mut String, page: &str, lexicon: &Lexicon) -> usize {
     if page.is_empty() {
         return text.len();
     }
@@ -193,7 +223,17 @@ fn join_page(text: &mut String, page: &str) -> usize {
             .last()
             .is_some_and(char::is_alphabetic)
     {
-        text.pop();
+        let head = text[..text.len() - 1]
+            .rsplit(|c: char| !c.is_alphabetic())
+            .next()
+            .unwrap_or("");
+        let tail = page
+            .split(|c: char| !c.is_alphabetic())
+            .next()
+            .unwrap_or("");
+        if lexicon.dehyphenate(head, tail) {
+            text.pop();
+        }
     } else if !(is_cjk(last) && is_cjk(first)) {
         text.push(' ');
     }
@@ -270,13 +310,14 @@ mod tests {
     fn lines_join_cjk_tight_english_spaced_and_dehyphenated() {
         let doc = assemble(
             raw(&[
-                "单笔报销超过五千元的，需经分管\n副总经理审批。\n\nContinuous employ-\nment is\nrequired.",
+                "单笔报销超过五千元的，需经分管\n副总经理审批。\n\nContinuous employ-\nment is\nrequired for in-\nperson work.\n\nEmployment starts.",
             ]),
             "f",
         );
         assert_eq!(
             doc.text,
-            "单笔报销超过五千元的,需经分管副总经理审批。\n\nContinuous employment is required."
+            "单笔报销超过五千元的,需经分管副总经理审批。\n\nContinuous employment is required for in-person work.\n\nEmployment starts.",
+            "employment occurs elsewhere, so its hyphen was a line break; in-person keeps its hyphen"
         );
     }
 

@@ -50,7 +50,7 @@ impl Run {
 /// Horizontal text comes first; text in other directions (rotated margin notes, table
 /// headers) follows, each direction laid out along its own baseline.
 pub fn layout(glyphs: &[Glyph]) -> String {
-    let mut out = String::new();
+    let mut pieces = Vec::new();
     for direction in 0..4u8 {
         let group: Vec<Glyph> = glyphs
             .iter()
@@ -61,11 +61,62 @@ pub fn layout(glyphs: &[Glyph]) -> String {
         if runs.is_empty() {
             continue;
         }
-        separate(&mut out, "\n\n");
+        pieces.push(Piece::Block);
         let idx: Vec<usize> = (0..runs.len()).collect();
-        cut(&runs, idx, 0, &mut out);
+        cut(&runs, idx, 0, &mut pieces);
     }
-    out.trim().to_owned()
+    assemble(&pieces)
+}
+
+/// Layout output before paragraph breaks are decided.
+#[derive(Debug)]
+enum Piece {
+    Text(String),
+    /// A line break with the white space above the next line, in font sizes.
+    Line(f64),
+    /// A break between columns or separately laid-out regions.
+    Block,
+}
+
+/// Turns pieces into text. A line gap counts as a paragraph break when it is clearly
+/// larger than the page's usual line spacing, which varies a lot between producers
+/// (CJK fonts often have leading above 1.5 em), so no fixed threshold works.
+fn assemble(pieces: &[Piece]) -> String {
+    let mut gaps: Vec<f64> = pieces
+        .iter()
+        .filter_map(|p| match p {
+            Piece::Line(g) if *g > 0.0 => Some(*g),
+            _ => None,
+        })
+        .collect();
+    gaps.sort_by(f64::total_cmp);
+    // With fewer than three gaps there is no "usual" spacing to compare with.
+    let threshold = match gaps.get(gaps.len() / 2) {
+        Some(&m) if gaps.len() >= 3 => (m * 1.5).max(m + 0.3),
+        _ => 0.8,
+    };
+    let mut out = String::new();
+    let mut pending: Option<&str> = None;
+    for p in pieces {
+        match p {
+            Piece::Text(t) => {
+                if let Some(sep) = pending.take()
+                    && !out.is_empty()
+                {
+                    out.push_str(sep);
+                }
+                out.push_str(t);
+            }
+            Piece::Line(g) => {
+                let sep = if *g > threshold { "\n\n" } else { "\n" };
+                if pending != Some("\n\n") {
+                    pending = Some(sep);
+                }
+            }
+            Piece::Block => pending = Some("\n\n"),
+        }
+    }
+    out
 }
 
 fn needs_space(prev: Option<char>, next: Option<char>) -> bool {
@@ -117,8 +168,8 @@ fn build_runs(glyphs: &[Glyph]) -> Vec<Run> {
 
 const MAX_DEPTH: usize = 400;
 
-/// Recursive XY-cut over the runs in `idx`, appending text to `out`.
-fn cut(runs: &[Run], mut idx: Vec<usize>, depth: usize, out: &mut String) {
+/// Recursive XY-cut over the runs in `idx`, appending pieces to `out`.
+fn cut(runs: &[Run], mut idx: Vec<usize>, depth: usize, out: &mut Vec<Piece>) {
     if idx.len() > 1 && depth < MAX_DEPTH {
         let median_size = median(idx.iter().map(|&i| runs[i].size));
         // Columns: a vertical gutter through the whole region.
@@ -128,7 +179,7 @@ fn cut(runs: &[Run], mut idx: Vec<usize>, depth: usize, out: &mut String) {
         if let Some(split) = split {
             let right = idx.split_off(split);
             cut(runs, idx, depth + 1, out);
-            separate(out, "\n\n");
+            out.push(Piece::Block);
             cut(runs, right, depth + 1, out);
             return;
         }
@@ -142,14 +193,7 @@ fn cut(runs: &[Run], mut idx: Vec<usize>, depth: usize, out: &mut String) {
                     .fold(f64::MIN, f64::max);
             let below = idx.split_off(split);
             cut(runs, idx, depth + 1, out);
-            separate(
-                out,
-                if gap > median_size * 0.8 {
-                    "\n\n"
-                } else {
-                    "\n"
-                },
-            );
+            out.push(Piece::Line(gap / median_size.max(1e-6)));
             cut(runs, below, depth + 1, out);
             return;
         }
@@ -189,7 +233,7 @@ fn widest_gap(idx: &[usize], span: impl Fn(usize) -> (f64, f64), min_gap: f64) -
 }
 
 /// Reads runs that share no clean split: group into lines by baseline, left to right.
-fn read_lines(runs: &[Run], mut idx: Vec<usize>, out: &mut String) {
+fn read_lines(runs: &[Run], mut idx: Vec<usize>, out: &mut Vec<Piece>) {
     idx.sort_by(|&a, &b| runs[a].y.total_cmp(&runs[b].y));
     let mut lines: Vec<Vec<usize>> = Vec::new();
     for i in idx {
@@ -205,29 +249,18 @@ fn read_lines(runs: &[Run], mut idx: Vec<usize>, out: &mut String) {
     }
     for (n, mut line) in lines.into_iter().enumerate() {
         if n > 0 {
-            separate(out, "\n");
+            out.push(Piece::Line(0.0));
         }
         line.sort_by(|&a, &b| runs[a].x0.total_cmp(&runs[b].x0));
+        let mut text = String::new();
         for (k, &i) in line.iter().enumerate() {
-            if k > 0 && needs_space(out.chars().last(), runs[i].text.chars().next()) {
-                out.push(' ');
+            if k > 0 && needs_space(text.chars().last(), runs[i].text.chars().next()) {
+                text.push(' ');
             }
-            out.push_str(&runs[i].text);
+            text.push_str(&runs[i].text);
         }
+        out.push(Piece::Text(text));
     }
-}
-
-fn separate(out: &mut String, sep: &str) {
-    if out.is_empty() {
-        return;
-    }
-    let trimmed = out.trim_end_matches([' ', '\n']).len();
-    let existing = &out[trimmed..];
-    if existing.matches('\n').count() >= sep.len() {
-        return;
-    }
-    out.truncate(trimmed);
-    out.push_str(sep);
 }
 
 fn median(values: impl Iterator<Item = f64>) -> f64 {
