@@ -1,0 +1,52 @@
+//! Helpers for driving the real `evident` binary in tests.
+#![allow(dead_code)]
+
+pub mod pdf;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The binary under test.
+pub fn bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_evident"))
+}
+
+/// Runs `evident --db DB args...`.
+pub fn evident(db: &Path, args: &[&str]) -> Output {
+    Command::new(bin())
+        .arg("--db")
+        .arg(db)
+        .args(args)
+        .output()
+        .expect("the evident binary runs")
+}
+
+/// Runs a command with `--json` and parses its stdout.
+pub fn json(db: &Path, args: &[&str]) -> serde_json::Value {
+    let out = evident(db, args);
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{args:?} printed no JSON ({e}); stderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+/// The repository's sample documents.
+pub fn samples() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples")
+}
+
+/// The report of `file` (by file name) in an import summary.
+pub fn report<'a>(summary: &'a serde_json::Value, file: &str) -> &'a serde_json::Value {
+    summary["files"]
+        .as_array()
+        .and_then(|files| {
+            files.iter().find(|f| {
+                f["path"]
+                    .as_str()
+                    .is_some_and(|p| Path::new(p).file_name().is_some_and(|n| n == file))
+            })
+        })
+        .unwrap_or_else(|| panic!("no report for {file} in {summary}"))
+}

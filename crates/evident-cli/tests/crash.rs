@@ -1,0 +1,127 @@
+//! Crash safety: SIGKILL a large import at random moments; afterwards the database must
+//! pass `PRAGMA integrity_check`, hold no partial document, and a re-import must finish.
+
+mod common;
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+#[test]
+fn killed_imports_leave_a_consistent_database() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let input = dir.path().join("docs");
+    std::fs::create_dir_all(&input).expect("mkdir");
+    // Many documents, a few of them large, so kills land inside transactions.
+    let para = "第一条 员工出差住宿标准按城市级别执行,超出部分由员工自行承担。Travel must be approved in advance.\n\n";
+    // Every round changes every file, so each import replaces documents (the atomic
+    // replace path) and runs long enough to be killed mid-way.
+    let write_docs = |round: usize| {
+        for i in 0..120 {
+            let size = if i % 20 == 0 { 4000 } else { 40 };
+            let body = format!("# 文档 {i}\n\n修订 {round}。\n\n{}", para.repeat(size));
+            std::fs::write(input.join(format!("doc-{i:03}.md")), body).expect("write");
+        }
+    };
+    let db = dir.path().join("db.sqlite3");
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut kills = 0;
+    for round in 0..24 {
+        write_docs(round);
+        let mut child = Command::new(common::bin())
+            .arg("--db")
+            .arg(&db)
+            .arg("import")
+            .arg(&input)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn import");
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let delay = Duration::from_millis(10 + seed % 400);
+        let start = Instant::now();
+        while start.elapsed() < delay {
+            if child.try_wait().ok().flatten().is_some() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        if child.try_wait().ok().flatten().is_none() {
+            child.kill().expect("SIGKILL");
+            kills += 1;
+        }
+        let _ = child.wait();
+        check(&db, round);
+        if round % 6 == 5 {
+            // Start over now and then so kills also hit early, fast imports.
+            for suffix in ["", "-wal", "-shm"] {
+                let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+            }
+        }
+    }
+    assert!(
+        kills >= 20,
+        "at least 20 imports must have been killed mid-way, got {kills}"
+    );
+    let out = Command::new(common::bin())
+        .arg("--db")
+        .arg(&db)
+        .arg("import")
+        .arg(&input)
+        .output()
+        .expect("re-import");
+    assert!(
+        out.status.success(),
+        "a re-import completes: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    check(&db, 99);
+    let conn = rusqlite::Connection::open(&db).expect("open");
+    let docs: i64 = conn
+        .query_row("SELECT count(*) FROM documents", [], |r| r.get(0))
+        .expect("count");
+    assert_eq!(docs, 120);
+}
+
+fn check(db: &std::path::Path, round: usize) {
+    if !db.exists() {
+        return;
+    }
+    let conn = rusqlite::Connection::open(db).expect("open");
+    let integrity: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .expect("integrity_check");
+    assert_eq!(integrity, "ok", "round {round}");
+    let has_meta: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM sqlite_master WHERE name = 'documents'",
+            [],
+            |r| r.get(0),
+        )
+        .expect("schema");
+    if has_meta == 0 {
+        return;
+    }
+    // Every document is complete: pages, chunks and one index row per chunk.
+    let partial: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM documents d
+             WHERE NOT EXISTS (SELECT 1 FROM pages p WHERE p.doc_id = d.id)
+                OR NOT EXISTS (SELECT 1 FROM chunks c WHERE c.doc_id = d.id)",
+            [],
+            |r| r.get(0),
+        )
+        .expect("partial docs");
+    assert_eq!(
+        partial, 0,
+        "round {round}: a document without pages or chunks"
+    );
+    let chunks: i64 = conn
+        .query_row("SELECT count(*) FROM chunks", [], |r| r.get(0))
+        .expect("chunks");
+    let index: i64 = conn
+        .query_row("SELECT count(*) FROM chunk_index_docsize", [], |r| r.get(0))
+        .expect("index");
+    assert_eq!(chunks, index, "round {round}: index rows match chunks");
+}
