@@ -8,7 +8,7 @@ use std::process::Command;
 
 use evident_core::extract::pdf::PdfReader;
 use evident_core::extract::{BlockKind, markdown, plain};
-use evident_core::import::{ImportOptions, Importer, Outcome};
+use evident_core::import::{ImportOptions, Importer};
 use evident_core::store::Store;
 use evident_core::text::sentence::split_sentences;
 
