@@ -275,7 +275,7 @@ fn a_damaged_database_is_reported_and_rebuilt_from_the_sources() {
     assert!(Path::new(aside).exists());
     let docs = json(&db, &["docs", "--json"]);
     assert!(
-        !docs.as_array().map_or(true, Vec::is_empty),
+        docs.as_array().is_some_and(|d| !d.is_empty()),
         "documents are back after the rebuild: {report}"
     );
 
