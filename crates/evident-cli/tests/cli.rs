@@ -208,8 +208,7 @@ fn changed_files_replace_duplicates_are_skipped_and_remove_cleans_everything() {
     std::fs::write(&a, "# A\n\nSecond version about leave.\n").expect("write");
     let s = json(&db, &["import", &a.to_string_lossy(), "--json"]);
     assert_eq!(report(&s, "a.md")["replaced"], true);
-    let conn = rusqlite::Connection::open(&db).expect("open db");
-    let count = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).expect("count") };
+    let count = |sql: &str| common::count(&db, sql);
     assert_eq!(count("SELECT count(*) FROM documents"), 1);
     assert_eq!(
         count("SELECT count(*) FROM chunks WHERE text LIKE '%First version%'"),
@@ -332,12 +331,7 @@ fn a_changed_tokenizer_version_reindexes_instead_of_mixing() {
         String::from_utf8_lossy(&out.stderr).contains("re-indexed"),
         "the user is told"
     );
-    let conn = rusqlite::Connection::open(&db).expect("open");
-    let rows: i64 = conn
-        .query_row("SELECT count(*) FROM chunk_index_docsize", [], |r| r.get(0))
-        .expect("count");
-    let chunks: i64 = conn
-        .query_row("SELECT count(*) FROM chunks", [], |r| r.get(0))
-        .expect("count");
+    let rows = common::count(&db, "SELECT count(*) FROM chunk_index_docsize");
+    let chunks = common::count(&db, "SELECT count(*) FROM chunks");
     assert_eq!(rows, chunks, "the whole index was rebuilt");
 }

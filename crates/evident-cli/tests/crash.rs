@@ -77,11 +77,7 @@ fn killed_imports_leave_a_consistent_database() {
         String::from_utf8_lossy(&out.stderr)
     );
     check(&db, 99);
-    let conn = rusqlite::Connection::open(&db).expect("open");
-    let docs: i64 = conn
-        .query_row("SELECT count(*) FROM documents", [], |r| r.get(0))
-        .expect("count");
-    assert_eq!(docs, 120);
+    assert_eq!(common::count(&db, "SELECT count(*) FROM documents"), 120);
 }
 
 fn check(db: &std::path::Path, round: usize) {
@@ -117,11 +113,7 @@ fn check(db: &std::path::Path, round: usize) {
         partial, 0,
         "round {round}: a document without pages or chunks"
     );
-    let chunks: i64 = conn
-        .query_row("SELECT count(*) FROM chunks", [], |r| r.get(0))
-        .expect("chunks");
-    let index: i64 = conn
-        .query_row("SELECT count(*) FROM chunk_index_docsize", [], |r| r.get(0))
-        .expect("index");
+    let chunks = common::count(db, "SELECT count(*) FROM chunks");
+    let index = common::count(db, "SELECT count(*) FROM chunk_index_docsize");
     assert_eq!(chunks, index, "round {round}: index rows match chunks");
 }

@@ -32,6 +32,13 @@ pub fn json(db: &Path, args: &[&str]) -> serde_json::Value {
     })
 }
 
+/// A single integer from `sql` (e.g. a `count(*)`) on the database at `db`.
+pub fn count(db: &Path, sql: &str) -> i64 {
+    rusqlite::Connection::open(db)
+        .and_then(|c| c.query_row(sql, [], |r| r.get(0)))
+        .unwrap_or_else(|e| panic!("{sql}: {e}"))
+}
+
 /// The repository's sample documents.
 pub fn samples() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples")

@@ -133,13 +133,4 @@ impl Store {
             .conn
             .query_row("SELECT count(*) FROM chunk_index_docsize", [], |r| r.get(0))?)
     }
-
-    /// Chunk ids whose index rows match the (already tokenised) FTS5 query.
-    pub fn match_chunk_ids(&self, fts_query: &str) -> Result<Vec<i64>> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT rowid FROM chunk_index WHERE chunk_index MATCH ?1 ORDER BY rowid")?;
-        let rows = stmt.query_map([fts_query], |r| r.get(0))?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
-    }
 }

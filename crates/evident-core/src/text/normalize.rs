@@ -34,18 +34,35 @@ pub fn join_into(out: &mut String, next: &str) {
 
 /// Like [`join_into`], but a word hyphenated over the break is rejoined without its
 /// hyphen when `dehyphenate(head, tail)` says the hyphen was only a line-break hyphen
-/// (`employ-` + `ment` → `employment`).
-pub fn join_lines_into(out: &mut String, next: &str, dehyphenate: &dyn Fn(&str, &str) -> bool) {
+/// (`employ-` + `ment` → `employment`). Returns the byte offset in `out` where `next`'s
+/// text now starts.
+pub fn join_lines_into(
+    out: &mut String,
+    next: &str,
+    dehyphenate: &dyn Fn(&str, &str) -> bool,
+) -> usize {
     let next = next.trim_start();
-    if next.is_empty() {
-        return;
-    }
     let trimmed_len = out.trim_end().len();
     out.truncate(trimmed_len);
-    let Some(last) = out.chars().last() else {
-        out.push_str(next);
-        return;
-    };
+    if next.is_empty() {
+        return out.len();
+    }
+    if let Some(last) = out.chars().last() {
+        join_separator(out, last, next, dehyphenate);
+    }
+    let start = out.len();
+    out.push_str(next);
+    start
+}
+
+/// What goes between `out` (ending in `last`) and `next`: nothing, a space, or the
+/// removal of a line-break hyphen.
+fn join_separator(
+    out: &mut String,
+    last: char,
+    next: &str,
+    dehyphenate: &dyn Fn(&str, &str) -> bool,
+) {
     let first = next.chars().next().unwrap_or(' ');
     if last == '-' && first.is_lowercase() {
         let stem = &out[..out.len() - 1];
@@ -61,14 +78,12 @@ pub fn join_lines_into(out: &mut String, next: &str, dehyphenate: &dyn Fn(&str, 
             if dehyphenate(head, tail) {
                 out.pop();
             }
-            out.push_str(next);
             return;
         }
     }
     if !(is_cjk(last) || is_cjk(first)) {
         out.push(' ');
     }
-    out.push_str(next);
 }
 
 /// Rewrites the text so that a number is written one way for the index: thousands

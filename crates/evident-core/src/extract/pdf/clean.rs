@@ -15,7 +15,7 @@ use regex::Regex;
 use super::read::RawPdf;
 use crate::extract::structure::{LineRole, blocks_from_plain, line_role};
 use crate::extract::{Extracted, PageSpan};
-use crate::text::normalize::{is_cjk, join_lines_into, nfkc};
+use crate::text::normalize::{join_lines_into, nfkc};
 
 /// Lines examined at each end of a page for running headers and footers.
 const BAND: usize = 3;
@@ -208,7 +208,6 @@ fn join_page(text: &mut String, page: &str, lexicon: &Lexicon) -> usize {
         return 0;
     }
     let last = text.chars().last().unwrap_or('。');
-    let first = page.chars().next().unwrap_or(' ');
     let first_line = page.lines().next().unwrap_or("");
     let ends_sentence = matches!(
         last,
@@ -216,30 +215,12 @@ fn join_page(text: &mut String, page: &str, lexicon: &Lexicon) -> usize {
     );
     if ends_sentence || line_role(first_line) != LineRole::Body {
         text.push_str("\n\n");
-    } else if last == '-'
-        && first.is_lowercase()
-        && text[..text.len() - 1]
-            .chars()
-            .last()
-            .is_some_and(char::is_alphabetic)
-    {
-        let head = text[..text.len() - 1]
-            .rsplit(|c: char| !c.is_alphabetic())
-            .next()
-            .unwrap_or("");
-        let tail = page
-            .split(|c: char| !c.is_alphabetic())
-            .next()
-            .unwrap_or("");
-        if lexicon.dehyphenate(head, tail) {
-            text.pop();
-        }
-    } else if !(is_cjk(last) && is_cjk(first)) {
-        text.push(' ');
+        let start = text.len();
+        text.push_str(page);
+        return start;
     }
-    let start = text.len();
-    text.push_str(page);
-    start
+    // A paragraph cut by the page break: join it like any other line break.
+    join_lines_into(text, page, &|h, t| lexicon.dehyphenate(h, t))
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use std::path::Path;
 
 pub use sandbox::{PdfSandbox, run_worker_if_requested};
 
-use super::{Extracted, ensure_has_text, file_title};
+use super::{Extracted, file_title};
 use crate::{Error, Result};
 
 /// How PDFs are read.
@@ -55,6 +55,6 @@ impl PdfReader {
                 reason,
             });
         }
-        ensure_has_text(path, doc)
+        Ok(doc)
     }
 }

@@ -8,7 +8,7 @@
 //! `main`.
 
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -169,10 +169,4 @@ pub fn run_worker_if_requested() {
         Err(_) => 3,
     };
     std::process::exit(code);
-}
-
-/// Convenience for callers that hold a path: reads the file and runs [`PdfSandbox::read`].
-pub fn read_file(sandbox: &PdfSandbox, path: &Path) -> Result<RawPdf, String> {
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
-    sandbox.read(&bytes)
 }
