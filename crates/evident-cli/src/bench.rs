@@ -1,33 +1,34 @@
-//! `evident bench-import`: throughput of the whole import path into a fresh database.
+//! `evident bench-import`: throughput of the whole import path into fresh databases.
+//!
+//! PDFs and Markdown/text files are imported in two separate runs, each into its own
+//! fresh database and timed on the wall clock, so each kind's throughput is measured
+//! rather than estimated from interleaved progress reports.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use evident_core::import::{ImportOptions, Importer, Outcome};
+use evident_core::extract::DocumentKind;
+use evident_core::import::{ImportOptions, Importer, Outcome, collect_files};
 use evident_core::store::Store;
 
+/// One timed run over one kind of file.
 #[derive(serde::Serialize, Default)]
-struct Kind {
+struct Run {
     files: usize,
+    failed: usize,
     bytes: u64,
     pages: usize,
     chunks: usize,
     seconds: f64,
+    documents_per_s: f64,
+    pages_per_s: f64,
+    mb_per_s: f64,
 }
 
 #[derive(serde::Serialize)]
 struct Report {
-    documents: usize,
-    failed: usize,
-    pages: usize,
-    chunks: usize,
-    megabytes: f64,
-    seconds: f64,
-    documents_per_s: f64,
-    pages_per_s: f64,
-    mb_per_s: f64,
-    pdf_pages_per_s: f64,
-    text_mb_per_s: f64,
+    pdf: Run,
+    text: Run,
     peak_rss_mb: f64,
 }
 
@@ -50,96 +51,86 @@ fn peak_rss_mb() -> f64 {
         .map_or(0.0, |kb| kb / 1024.0)
 }
 
+fn timed_import(
+    files: &[PathBuf],
+    options: &ImportOptions,
+    dir: &Path,
+    name: &str,
+) -> anyhow::Result<Run> {
+    let mut run = Run::default();
+    if files.is_empty() {
+        return Ok(run);
+    }
+    let mut store = Store::open(&dir.join(format!("{name}.sqlite3")))?;
+    let started = Instant::now();
+    let summary = Importer::new(options.clone()).run(&mut store, files, &mut |_| {})?;
+    run.seconds = started.elapsed().as_secs_f64();
+    for f in &summary.files {
+        match &f.outcome {
+            Outcome::Imported { pages, chunks, .. } => {
+                run.files += 1;
+                run.bytes += f.bytes;
+                run.pages += pages;
+                run.chunks += chunks;
+            }
+            Outcome::Failed { reason } => {
+                run.failed += 1;
+                eprintln!("failed     {}: {reason}", f.path.display());
+            }
+            _ => {}
+        }
+    }
+    run.documents_per_s = run.files as f64 / run.seconds;
+    run.pages_per_s = run.pages as f64 / run.seconds;
+    run.mb_per_s = run.bytes as f64 / 1e6 / run.seconds;
+    Ok(run)
+}
+
 pub fn run(paths: &[PathBuf], options: &ImportOptions, json: bool) -> anyhow::Result<()> {
     let paths = if paths.is_empty() {
         default_paths()
     } else {
         paths.to_vec()
     };
+    let (files, _) = collect_files(&paths);
+    let (pdfs, texts): (Vec<PathBuf>, Vec<PathBuf>) = files
+        .into_iter()
+        .filter(|f| DocumentKind::from_path(f).is_some())
+        .partition(|f| DocumentKind::from_path(f) == Some(DocumentKind::Pdf));
     let dir = std::env::temp_dir().join(format!("evident-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
-    let db = dir.join("bench.sqlite3");
+    // The dictionary loads once per process; keep it out of both timings.
     evident_core::text::segment::warm_up();
-    let mut store = Store::open(&db)?;
-    let mut pdf = Kind::default();
-    let mut text = Kind::default();
-    let mut last = Instant::now();
-    let started = Instant::now();
-    let summary = Importer::new(options.clone()).run(&mut store, &paths, &mut |e| {
-        if let evident_core::import::ImportEvent::File(f) = e {
-            // Reports arrive in order as each file is written; attribute the time since
-            // the previous report to this file's kind (approximate with 2 workers).
-            let now = Instant::now();
-            let k = if f
-                .path
-                .extension()
-                .is_some_and(|x| x.eq_ignore_ascii_case("pdf"))
-            {
-                &mut pdf
-            } else {
-                &mut text
-            };
-            k.seconds += (now - last).as_secs_f64();
-            last = now;
-            if let Outcome::Imported { pages, chunks, .. } = &f.outcome {
-                k.files += 1;
-                k.bytes += f.bytes;
-                k.pages += pages;
-                k.chunks += chunks;
-            }
-        }
-    })?;
-    let seconds = started.elapsed().as_secs_f64();
-    drop(store);
+    let result = (|| -> anyhow::Result<Report> {
+        Ok(Report {
+            pdf: timed_import(&pdfs, options, &dir, "pdf")?,
+            text: timed_import(&texts, options, &dir, "text")?,
+            peak_rss_mb: peak_rss_mb(),
+        })
+    })();
     let _ = std::fs::remove_dir_all(&dir);
-    let failed = summary.count(|o| o.label() == "failed");
-    let bytes = pdf.bytes + text.bytes;
-    let report = Report {
-        documents: pdf.files + text.files,
-        failed,
-        pages: pdf.pages + text.pages,
-        chunks: pdf.chunks + text.chunks,
-        megabytes: bytes as f64 / 1e6,
-        seconds,
-        documents_per_s: (pdf.files + text.files) as f64 / seconds,
-        pages_per_s: (pdf.pages + text.pages) as f64 / seconds,
-        mb_per_s: bytes as f64 / 1e6 / seconds,
-        pdf_pages_per_s: pdf.pages as f64 / pdf.seconds.max(1e-9),
-        text_mb_per_s: text.bytes as f64 / 1e6 / text.seconds.max(1e-9),
-        peak_rss_mb: peak_rss_mb(),
-    };
+    let report = result?;
     if json {
         println!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        println!(
-            "imported   {} documents ({} failed), {} pages, {} chunks, {:.1} MB in {:.2} s",
-            report.documents, failed, report.pages, report.chunks, report.megabytes, seconds
-        );
-        println!(
-            "overall    {:.1} documents/s, {:.1} pages/s, {:.2} MB/s",
-            report.documents_per_s, report.pages_per_s, report.mb_per_s
-        );
-        println!(
-            "PDF        {} files, {} pages, {:.1} pages/s",
-            pdf.files, pdf.pages, report.pdf_pages_per_s
-        );
-        println!(
-            "MD/TXT     {} files, {:.1} MB, {:.2} MB/s",
-            text.files,
-            text.bytes as f64 / 1e6,
-            report.text_mb_per_s
-        );
-        println!(
-            "peak RSS   {:.0} MB (this process; PDF workers are separate processes)",
-            report.peak_rss_mb
-        );
-        for f in summary
-            .files
-            .iter()
-            .filter(|f| f.outcome.label() == "failed")
-        {
-            println!("failed     {}: {:?}", f.path.display(), f.outcome);
-        }
+        return Ok(());
     }
+    for (label, r) in [("PDF", &report.pdf), ("MD/TXT", &report.text)] {
+        println!(
+            "{label:<7} {} documents ({} failed), {} pages, {} chunks, {:.1} MB in {:.2} s: {:.0} documents/s, {:.1} pages/s, {:.2} MB/s",
+            r.files,
+            r.failed,
+            r.pages,
+            r.chunks,
+            r.bytes as f64 / 1e6,
+            r.seconds,
+            r.documents_per_s,
+            r.pages_per_s,
+            r.mb_per_s
+        );
+    }
+    println!(
+        "peak RSS {:.0} MB (this process; PDF workers are separate processes)",
+        report.peak_rss_mb
+    );
     Ok(())
 }

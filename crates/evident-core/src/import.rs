@@ -353,7 +353,7 @@ fn known_documents(store: &Store) -> Result<Known> {
 
 /// Expands inputs into files: folders recursively in sorted order, hidden entries
 /// skipped, duplicates removed. Inputs that do not exist are reported as failed.
-fn collect_files(inputs: &[PathBuf]) -> (Vec<PathBuf>, Vec<FileReport>) {
+pub fn collect_files(inputs: &[PathBuf]) -> (Vec<PathBuf>, Vec<FileReport>) {
     let mut files = Vec::new();
     let mut failed = Vec::new();
     let mut seen = std::collections::HashSet::new();

@@ -112,11 +112,10 @@ impl Store {
     pub fn document_by_path(&self, path: &Path) -> Result<Option<DocumentRecord>> {
         Ok(self
             .conn
-            .query_row(
-                &format!("SELECT {COLUMNS} FROM documents d WHERE d.path = ?1"),
-                [path.to_string_lossy()],
-                record,
-            )
+            .prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM documents d WHERE d.path = ?1"
+            ))?
+            .query_row([path.to_string_lossy()], record)
             .optional()?)
     }
 
@@ -124,13 +123,10 @@ impl Store {
     pub fn document_by_sha256(&self, sha256: &str) -> Result<Option<DocumentRecord>> {
         Ok(self
             .conn
-            .query_row(
-                &format!(
-                    "SELECT {COLUMNS} FROM documents d WHERE d.sha256 = ?1 ORDER BY d.id LIMIT 1"
-                ),
-                [sha256],
-                record,
-            )
+            .prepare_cached(&format!(
+                "SELECT {COLUMNS} FROM documents d WHERE d.sha256 = ?1 ORDER BY d.id LIMIT 1"
+            ))?
+            .query_row([sha256], record)
             .optional()?)
     }
 
@@ -191,31 +187,29 @@ impl Store {
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        tx.execute(
-            "DELETE FROM documents WHERE path = ?1",
-            [doc.path.to_string_lossy()],
-        )?;
-        tx.execute(
+        tx.prepare_cached("DELETE FROM documents WHERE path = ?1")?
+            .execute([doc.path.to_string_lossy()])?;
+        tx.prepare_cached(
             "INSERT INTO documents (path, kind, title, sha256, size_bytes, mtime, page_count,
                  imported_at, status, warnings, chunker_version)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-            params![
-                doc.path.to_string_lossy(),
-                doc.kind.as_str(),
-                ex.title,
-                doc.sha256,
-                doc.size_bytes as i64,
-                doc.mtime,
-                ex.pages.len() as i64,
-                now(),
-                status,
-                warnings,
-                CHUNKER_VERSION,
-            ],
-        )?;
+        )?
+        .execute(params![
+            doc.path.to_string_lossy(),
+            doc.kind.as_str(),
+            ex.title,
+            doc.sha256,
+            doc.size_bytes as i64,
+            doc.mtime,
+            ex.pages.len() as i64,
+            now(),
+            status,
+            warnings,
+            CHUNKER_VERSION,
+        ])?;
         let doc_id = tx.last_insert_rowid();
         {
-            let mut page_stmt = tx.prepare(
+            let mut page_stmt = tx.prepare_cached(
                 "INSERT INTO pages (doc_id, page_no, char_start, char_end, text) VALUES (?1, ?2, ?3, ?4, ?5)",
             )?;
             for (i, page) in ex.pages.iter().enumerate() {
@@ -227,13 +221,14 @@ impl Store {
                     &ex.text[page.start..page.end],
                 ])?;
             }
-            let mut chunk_stmt = tx.prepare(
+            let mut chunk_stmt = tx.prepare_cached(
                 "INSERT INTO chunks (doc_id, ordinal, heading_path, page_start, page_end, char_start,
                      char_end, token_count, sha256, text)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             )?;
-            let mut index_stmt =
-                tx.prepare("INSERT INTO chunk_index (rowid, heading, body) VALUES (?1, ?2, ?3)")?;
+            let mut index_stmt = tx.prepare_cached(
+                "INSERT INTO chunk_index (rowid, heading, body) VALUES (?1, ?2, ?3)",
+            )?;
             for (i, chunk) in doc.chunks.iter().enumerate() {
                 let text = &ex.text[chunk.start..chunk.end];
                 chunk_stmt.execute(params![
