@@ -18,6 +18,7 @@ mod common;
 use std::collections::HashMap;
 use std::process::Command;
 
+use evident_core::extract::pdf::clean;
 use evident_core::extract::pdf::read::read_pdf;
 use similar::TextDiff;
 
@@ -67,6 +68,12 @@ fn content_similarity(a: &str, b: &str) -> f32 {
     }
 }
 
+fn flagged(doc: &evident_core::extract::Extracted, page: u32) -> bool {
+    doc.warnings
+        .iter()
+        .any(|w| w.starts_with(&format!("page {page} ")) && clean::is_unreadable_warning(w))
+}
+
 #[test]
 fn every_eval_pdf_page_matches_pdftotext() {
     let mut failures = Vec::new();
@@ -82,6 +89,7 @@ fn every_eval_pdf_page_matches_pdftotext() {
         let generated = pdf.parent().is_some_and(|p| p.ends_with("pdf-generated"));
         let unreadable_fonts = name.starts_with("en-tam-review");
         let (mut worst_content, mut worst_order) = (1.0f32, 1.0f32);
+        let assembled = clean::assemble(raw.clone(), "x");
         for page in &raw.pages {
             assert!(
                 page.error.is_none(),
@@ -101,6 +109,10 @@ fn every_eval_pdf_page_matches_pdftotext() {
                 failures.push(format!("{page_id}: Chinese split by spaces {splits}x"));
             }
             if unreadable_fonts {
+                // Pages whose text is symbols must be flagged, not indexed.
+                if content < 0.5 && !flagged(&assembled, page.number) {
+                    failures.push(format!("{page_id}: unreadable text was not flagged"));
+                }
                 continue;
             }
             let floor = KNOWN_DIFFERENCES

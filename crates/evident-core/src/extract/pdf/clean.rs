@@ -41,7 +41,14 @@ pub fn assemble(raw: RawPdf, fallback_title: &str) -> Extracted {
     let page_lines: Vec<Vec<String>> = raw
         .pages
         .iter()
-        .map(|p| nfkc(&p.text).lines().map(|l| l.trim().to_owned()).collect())
+        .map(|p| {
+            let text = nfkc(&p.text);
+            if is_unreadable(&text) {
+                warnings.push(format!("page {} {UNREADABLE_REASON}", p.number));
+                return Vec::new();
+            }
+            text.lines().map(|l| l.trim().to_owned()).collect()
+        })
         .collect();
     let running = running_lines(&page_lines);
     let lexicon = Lexicon::new(&page_lines);
@@ -54,7 +61,7 @@ pub fn assemble(raw: RawPdf, fallback_title: &str) -> Extracted {
         }
         let kept = strip_running(lines, &running);
         let body = paragraphs(&kept, &lexicon);
-        if body.is_empty() && page.error.is_none() {
+        if page.error.is_none() && page.text.trim().is_empty() {
             warnings.push(format!(
                 "page {} has no text; is it a scanned image?",
                 page.number
@@ -85,6 +92,34 @@ pub fn assemble(raw: RawPdf, fallback_title: &str) -> Extracted {
         blocks,
         warnings,
     }
+}
+
+/// The warning for a page whose text layer decodes to symbols, after "page N ".
+const UNREADABLE_REASON: &str = "has text that does not decode to readable characters (its fonts lack a Unicode map); the page was not indexed";
+
+/// True when most of a page's characters are control characters, modifier letters or
+/// symbols, or private-use code points: what a font without a Unicode map decodes to.
+/// Indexing that would only put noise into search results.
+pub fn is_unreadable(text: &str) -> bool {
+    let mut total = 0usize;
+    let mut junk = 0usize;
+    for c in text.chars().filter(|c| !c.is_whitespace()) {
+        total += 1;
+        let cp = c as u32;
+        if c.is_control()
+            || (0x02B0..=0x02FF).contains(&cp)
+            || (0xE000..=0xF8FF).contains(&cp)
+            || c == '\u{FFFD}'
+        {
+            junk += 1;
+        }
+    }
+    total >= 20 && junk * 10 > total * 3
+}
+
+/// True for the warning [`assemble`] gives an unreadable page.
+pub fn is_unreadable_warning(warning: &str) -> bool {
+    warning.ends_with(UNREADABLE_REASON)
 }
 
 fn mask(line: &str) -> String {
@@ -314,6 +349,25 @@ mod tests {
     fn clause_starts_keep_their_own_paragraph() {
         let doc = assemble(raw(&["第一条 总则内容。\n第二条 另一条。"]), "f");
         assert_eq!(doc.text, "第一条 总则内容。\n\n第二条 另一条。");
+    }
+
+    #[test]
+    fn pages_that_decode_to_symbols_are_reported_and_not_indexed() {
+        let junk = "\u{2d8}\u{2c7}\u{2c6}\u{2d9} \u{2dd}\u{2c7}\u{2db}\u{2da}\u{1}\u{2}\u{3}\u{4}"
+            .repeat(5);
+        let doc = assemble(raw(&["Readable first page.", &junk]), "f");
+        assert_eq!(doc.text, "Readable first page.");
+        assert!(
+            doc.warnings
+                .iter()
+                .any(|w| w.starts_with("page 2 ") && is_unreadable_warning(w)),
+            "{:?}",
+            doc.warnings
+        );
+        assert!(
+            !is_unreadable("第一条 单笔报销超过5000元的,需经分管副总经理审批。"),
+            "Chinese is readable"
+        );
     }
 
     #[test]
