@@ -166,7 +166,34 @@ fn deref<'a>(doc: &'a Document, o: &'a Object) -> &'a Object {
 }
 
 /// Cuts Form XObject cycles and lets forms inherit resource categories they lack.
+///
+/// Only what content streams actually invoke (`Do`) is followed, so a resource dictionary
+/// shared between a page and its forms (which lists a form inside itself without any
+/// recursion) is not mistaken for a loop. Repairs give the affected form a resource
+/// dictionary of its own and never edit a shared one, so other pages are unaffected.
 fn repair_forms(doc: &mut Document, pages: &[ObjectId], warnings: &mut Vec<String>) {
+    let mut edits: Vec<Edit> = Vec::new();
+    let mut visited: HashSet<ObjectId> = HashSet::new();
+    for (n, &page) in pages.iter().enumerate() {
+        let Some(resources) = inherited_resources(doc, page) else {
+            continue;
+        };
+        let invoked = invoked_names(&doc.get_page_content(page).unwrap_or_default());
+        let mut path = Vec::new();
+        walk_forms(
+            doc,
+            &resources,
+            &invoked,
+            &mut path,
+            &mut visited,
+            &mut edits,
+            n + 1,
+            0,
+        );
+    }
+    if edits.is_empty() {
+        return;
+    }
     let empty_form = {
         let mut dict = Dictionary::new();
         dict.set("Type", Object::Name(b"XObject".to_vec()));
@@ -177,46 +204,54 @@ fn repair_forms(doc: &mut Document, pages: &[ObjectId], warnings: &mut Vec<Strin
         );
         doc.add_object(Stream::new(dict, Vec::new()))
     };
-    let mut edits: Vec<Edit> = Vec::new();
-    let mut visited: HashSet<ObjectId> = HashSet::new();
-    for (n, &page) in pages.iter().enumerate() {
-        let resources = inherited_resources(doc, page);
-        let Some(resources) = resources else { continue };
-        let mut path = Vec::new();
-        walk_forms(
-            doc,
-            &resources,
-            &mut path,
-            &mut visited,
-            &mut edits,
-            n + 1,
-            0,
-        );
-    }
     for edit in edits {
-        match edit {
-            Edit::CutLoop { owner, name, page } => {
-                if set_xobject(doc, owner, &name, Object::Reference(empty_form)) {
-                    warnings.push(format!(
-                        "page {page}: a Form XObject contains itself; the loop was cut"
-                    ));
-                }
-            }
-            Edit::Inherit { form, parent } => inherit(doc, form, &parent),
+        let mut resources = edit.resources;
+        if let Some((name, page)) = edit.cut {
+            let mut xobjects = resources
+                .get(b"XObject")
+                .ok()
+                .and_then(|x| deref(doc, x).as_dict().ok())
+                .cloned()
+                .unwrap_or_default();
+            xobjects.set(name, Object::Reference(empty_form));
+            resources.set("XObject", Object::Dictionary(xobjects));
+            warnings.push(format!(
+                "page {page}: a Form XObject draws itself; the loop was cut"
+            ));
+        }
+        if let Ok(Object::Stream(form)) = doc.get_object_mut(edit.form) {
+            form.dict.set("Resources", Object::Dictionary(resources));
         }
     }
 }
 
-enum Edit {
-    CutLoop {
-        owner: ObjectId,
-        name: Vec<u8>,
-        page: usize,
-    },
-    Inherit {
-        form: ObjectId,
-        parent: Dictionary,
-    },
+/// A repair of one form: the resource dictionary it gets, and the name whose
+/// invocation closed a loop (with the page it was found on).
+struct Edit {
+    form: ObjectId,
+    resources: Dictionary,
+    cut: Option<(Vec<u8>, usize)>,
+}
+
+/// Names of the XObjects a content stream draws with `Do`.
+fn invoked_names(content: &[u8]) -> Vec<Vec<u8>> {
+    let Ok(content) = lopdf::content::Content::decode(content) else {
+        return Vec::new();
+    };
+    let mut names: Vec<Vec<u8>> = content
+        .operations
+        .iter()
+        .filter(|op| op.operator == "Do")
+        .filter_map(|op| {
+            op.operands
+                .first()
+                .and_then(|o| o.as_name().ok())
+                .map(<[u8]>::to_vec)
+        })
+        .collect();
+    names.sort();
+    names.dedup();
+    names
 }
 
 fn inherited_resources(doc: &Document, page: ObjectId) -> Option<Dictionary> {
@@ -231,9 +266,11 @@ fn inherited_resources(doc: &Document, page: ObjectId) -> Option<Dictionary> {
     None
 }
 
+#[allow(clippy::too_many_arguments)]
 fn walk_forms(
     doc: &Document,
     resources: &Dictionary,
+    invoked: &[Vec<u8>],
     path: &mut Vec<ObjectId>,
     visited: &mut HashSet<ObjectId>,
     edits: &mut Vec<Edit>,
@@ -243,20 +280,24 @@ fn walk_forms(
     if depth > MAX_TREE_DEPTH {
         return;
     }
-    let Ok(xobjects) = resources.get(b"XObject").map(|x| deref(doc, x)) else {
+    let Some(xobjects) = resources
+        .get(b"XObject")
+        .ok()
+        .and_then(|x| deref(doc, x).as_dict().ok())
+    else {
         return;
     };
-    let Ok(xobjects) = xobjects.as_dict() else {
-        return;
-    };
-    for (name, obj) in xobjects.iter() {
-        let Ok(id) = obj.as_reference() else { continue };
+    for name in invoked {
+        let Ok(id) = xobjects.get(name).and_then(Object::as_reference) else {
+            continue;
+        };
         if path.contains(&id) {
             if let Some(&owner) = path.last() {
-                edits.push(Edit::CutLoop {
-                    owner,
-                    name: name.clone(),
-                    page,
+                edits.retain(|e| e.form != owner);
+                edits.push(Edit {
+                    form: owner,
+                    resources: resources.clone(),
+                    cut: Some((name.clone(), page)),
                 });
             }
             continue;
@@ -269,7 +310,7 @@ fn walk_forms(
             .get(b"Subtype")
             .and_then(Object::as_name)
             .is_ok_and(|s| s == b"Form");
-        if !is_form {
+        if !is_form || !visited.insert(id) {
             continue;
         }
         let own = form
@@ -277,101 +318,43 @@ fn walk_forms(
             .get(b"Resources")
             .ok()
             .and_then(|r| deref(doc, r).as_dict().ok());
+        // What the decoder will use for this form: its own resources, completed with the
+        // categories it forgot from its parent; or the parent's when it has none.
         let effective = match own {
             Some(own) => {
-                let missing = resources.iter().any(|(k, _)| !own.has(k));
-                if missing {
-                    edits.push(Edit::Inherit {
-                        form: id,
-                        parent: resources.clone(),
-                    });
+                let mut merged = own.clone();
+                for (k, v) in resources.iter() {
+                    if !merged.has(k) {
+                        merged.set(k.clone(), v.clone());
+                    }
                 }
-                let mut merged = resources.clone();
-                for (k, v) in own.iter() {
-                    merged.set(k.clone(), v.clone());
+                if merged.len() != own.len() {
+                    edits.push(Edit {
+                        form: id,
+                        resources: merged.clone(),
+                        cut: None,
+                    });
                 }
                 merged
             }
             None => resources.clone(),
         };
-        if !visited.insert(id) && !path.is_empty() {
-            continue;
-        }
+        let content = form
+            .decompressed_content()
+            .unwrap_or_else(|_| form.content.clone());
+        let inner = invoked_names(&content);
         path.push(id);
-        walk_forms(doc, &effective, path, visited, edits, page, depth + 1);
+        walk_forms(
+            doc,
+            &effective,
+            &inner,
+            path,
+            visited,
+            edits,
+            page,
+            depth + 1,
+        );
         path.pop();
-    }
-}
-
-fn set_xobject(doc: &mut Document, owner: ObjectId, name: &[u8], to: Object) -> bool {
-    let res_ref = match doc.get_object(owner) {
-        Ok(Object::Stream(s)) => s.dict.get(b"Resources").ok().cloned(),
-        _ => None,
-    };
-    let xobj_ref = match &res_ref {
-        Some(Object::Reference(id)) => doc
-            .get_dictionary(*id)
-            .ok()
-            .and_then(|d| d.get(b"XObject").ok().cloned()),
-        Some(Object::Dictionary(d)) => d.get(b"XObject").ok().cloned(),
-        _ => None,
-    };
-    if let Some(Object::Reference(xid)) = xobj_ref {
-        if let Ok(d) = doc.get_dictionary_mut(xid) {
-            d.set(name.to_vec(), to);
-            return true;
-        }
-        return false;
-    }
-    let target: Option<&mut Dictionary> = match res_ref {
-        Some(Object::Reference(id)) => doc.get_dictionary_mut(id).ok(),
-        Some(Object::Dictionary(_)) => match doc.get_object_mut(owner) {
-            Ok(Object::Stream(s)) => s
-                .dict
-                .get_mut(b"Resources")
-                .ok()
-                .and_then(|r| r.as_dict_mut().ok()),
-            _ => None,
-        },
-        _ => None,
-    };
-    let Some(res) = target else { return false };
-    match res
-        .get_mut(b"XObject")
-        .ok()
-        .and_then(|x| x.as_dict_mut().ok())
-    {
-        Some(x) => {
-            x.set(name.to_vec(), to);
-            true
-        }
-        None => false,
-    }
-}
-
-/// Copies resource categories (Font, ExtGState, ...) the form lacks from its parent.
-fn inherit(doc: &mut Document, form: ObjectId, parent: &Dictionary) {
-    let res_ref = match doc.get_object(form) {
-        Ok(Object::Stream(s)) => s.dict.get(b"Resources").ok().cloned(),
-        _ => return,
-    };
-    let target: Option<&mut Dictionary> = match res_ref {
-        Some(Object::Reference(id)) => doc.get_dictionary_mut(id).ok(),
-        _ => match doc.get_object_mut(form) {
-            Ok(Object::Stream(s)) => s
-                .dict
-                .get_mut(b"Resources")
-                .ok()
-                .and_then(|r| r.as_dict_mut().ok()),
-            _ => None,
-        },
-    };
-    if let Some(own) = target {
-        for (k, v) in parent.iter() {
-            if !own.has(k) {
-                own.set(k.clone(), v.clone());
-            }
-        }
     }
 }
 
