@@ -38,13 +38,15 @@ static DIGITS: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\d+").expect("val
 /// Turns raw pages into an [`Extracted`] document.
 pub fn assemble(raw: RawPdf, fallback_title: &str) -> Extracted {
     let mut warnings = raw.warnings.clone();
+    let mut unreadable = Vec::new();
+    let mut textless = Vec::new();
     let page_lines: Vec<Vec<String>> = raw
         .pages
         .iter()
         .map(|p| {
             let text = nfkc(&p.text);
             if is_unreadable(&text) {
-                warnings.push(format!("page {} {UNREADABLE_REASON}", p.number));
+                unreadable.push(p.number);
                 return Vec::new();
             }
             text.lines().map(|l| l.trim().to_owned()).collect()
@@ -62,10 +64,7 @@ pub fn assemble(raw: RawPdf, fallback_title: &str) -> Extracted {
         let kept = strip_running(lines, &running);
         let body = paragraphs(&kept, &lexicon);
         if page.error.is_none() && page.text.trim().is_empty() {
-            warnings.push(format!(
-                "page {} has no text; is it a scanned image?",
-                page.number
-            ));
+            textless.push(page.number);
         }
         let start = join_page(&mut text, &body, &lexicon);
         pages.push(PageSpan {
@@ -73,6 +72,12 @@ pub fn assemble(raw: RawPdf, fallback_title: &str) -> Extracted {
             start,
             end: text.len(),
         });
+    }
+    if !textless.is_empty() {
+        warnings.push(format!("{} {TEXTLESS_REASON}", page_list(&textless)));
+    }
+    if !unreadable.is_empty() {
+        warnings.push(format!("{} {UNREADABLE_REASON}", page_list(&unreadable)));
     }
     let blocks = blocks_from_plain(&text);
     let title = raw
@@ -94,8 +99,30 @@ pub fn assemble(raw: RawPdf, fallback_title: &str) -> Extracted {
     }
 }
 
-/// The warning for a page whose text layer decodes to symbols, after "page N ".
-const UNREADABLE_REASON: &str = "has text that does not decode to readable characters (its fonts lack a Unicode map); the page was not indexed";
+/// The warnings for pages without a text layer and pages whose text decodes to symbols,
+/// after "page N" or "pages N–M, K".
+const TEXTLESS_REASON: &str = "without text (scanned images?) could not be indexed";
+const UNREADABLE_REASON: &str = "with text that does not decode to readable characters (the fonts lack a Unicode map) were not indexed";
+
+/// "page 3", "pages 2–22", "pages 1, 4–6": consecutive numbers as ranges.
+pub fn page_list(pages: &[u32]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < pages.len() {
+        let mut j = i;
+        while j + 1 < pages.len() && pages[j + 1] == pages[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            pages[i].to_string()
+        } else {
+            format!("{}–{}", pages[i], pages[j])
+        });
+        i = j + 1;
+    }
+    let noun = if pages.len() == 1 { "page" } else { "pages" };
+    format!("{noun} {}", parts.join(", "))
+}
 
 /// True when most of a page's characters are control characters, modifier letters or
 /// symbols, or private-use code points: what a font without a Unicode map decodes to.
@@ -117,9 +144,14 @@ pub fn is_unreadable(text: &str) -> bool {
     total >= 20 && junk * 10 > total * 3
 }
 
-/// True for the warning [`assemble`] gives an unreadable page.
+/// True for the warning [`assemble`] gives unreadable pages.
 pub fn is_unreadable_warning(warning: &str) -> bool {
     warning.ends_with(UNREADABLE_REASON)
+}
+
+/// True for the warning [`assemble`] gives pages without a text layer.
+pub fn is_textless_warning(warning: &str) -> bool {
+    warning.ends_with(TEXTLESS_REASON)
 }
 
 fn mask(line: &str) -> String {
@@ -371,11 +403,14 @@ mod tests {
     }
 
     #[test]
+    fn page_lists_read_as_ranges() {
+        assert_eq!(page_list(&[3]), "page 3");
+        assert_eq!(page_list(&[2, 3, 4, 7, 9, 10]), "pages 2–4, 7, 9–10");
+    }
+
+    #[test]
     fn empty_pages_are_reported() {
         let doc = assemble(raw(&["Text.", ""]), "f");
-        assert_eq!(
-            doc.warnings,
-            vec!["page 2 has no text; is it a scanned image?".to_owned()]
-        );
+        assert_eq!(doc.warnings, vec![format!("page 2 {TEXTLESS_REASON}")]);
     }
 }

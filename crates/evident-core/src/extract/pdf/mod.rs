@@ -45,7 +45,7 @@ impl PdfReader {
         if doc.text.trim().is_empty() {
             let reason = if doc.warnings.iter().any(|w| clean::is_unreadable_warning(w)) {
                 "its text does not decode to readable characters (the PDF's fonts lack a Unicode map); OCR is not supported".to_owned()
-            } else if doc.warnings.iter().all(|w| w.contains("no text")) {
+            } else if doc.warnings.iter().all(|w| clean::is_textless_warning(w)) {
                 format!(
                     "none of its {page_count} page(s) has a text layer; it looks like a scanned document (OCR is not supported)"
                 )
