@@ -104,7 +104,7 @@ fn every_eval_pdf_page_matches_pdftotext() {
             .into_owned();
         let generated = pdf.parent().is_some_and(|p| p.ends_with("pdf-generated"));
         let unreadable_fonts = name.starts_with("en-tam-review");
-        let (mut worst_content, mut worst_order) = (1.0f32, 1.0f32);
+        let (mut worst_content, mut worst_order, mut sum_order) = (1.0f32, 1.0f32, 0.0f32);
         let assembled = clean::assemble(raw.clone(), "x");
         for page in &raw.pages {
             assert!(
@@ -119,6 +119,7 @@ fn every_eval_pdf_page_matches_pdftotext() {
             let order = TextDiff::from_chars(reference.as_str(), ours.as_str()).ratio();
             worst_content = worst_content.min(content);
             worst_order = worst_order.min(order);
+            sum_order += order;
             let splits = common::cjk_space_splits(&page.text);
             let page_id = format!("{name} p{}", page.number);
             if splits > 0 {
@@ -143,8 +144,9 @@ fn every_eval_pdf_page_matches_pdftotext() {
             }
         }
         report.push_str(&format!(
-            "{name}: {} pages, worst content {worst_content:.4}, worst order {worst_order:.4}\n",
-            raw.pages.len()
+            "{name}: {} pages, worst content {worst_content:.4}, order worst {worst_order:.4} mean {:.4}\n",
+            raw.pages.len(),
+            sum_order / raw.pages.len().max(1) as f32
         ));
     }
     eprintln!("{report}");

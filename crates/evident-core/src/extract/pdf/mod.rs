@@ -2,6 +2,7 @@
 //! into one document text with exact page spans.
 
 pub mod clean;
+mod forms;
 pub mod layout;
 pub mod read;
 pub mod sandbox;

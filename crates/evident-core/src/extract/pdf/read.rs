@@ -4,19 +4,20 @@
 //! encodings); its glyphs are collected with their positions and laid out by
 //! [`super::layout`], because pdf-extract's own text output keeps content-stream order and
 //! puts spaces between Chinese glyphs. Before that, the document is checked and repaired
-//! where damage would otherwise hang or crash the decoder: page-tree loops are refused,
-//! self-containing Form XObjects are cut, and resources a form forgot to declare are
-//! inherited from its parent. A panic on one page fails only that page.
+//! where damage would otherwise hang or crash the decoder: page-tree loops are refused
+//! and Form XObjects are prepared by [`super::forms`]. A panic on one page fails only
+//! that page.
 //!
 //! A stack overflow or runaway allocation cannot be caught in-process, so files from
 //! users are read through [`super::sandbox`], which runs this code in a child process.
 
 use std::collections::HashSet;
 
-use lopdf::{Dictionary, Document, Object, ObjectId, Stream};
+use lopdf::{Document, Object, ObjectId};
 use pdf_extract::{MediaBox, OutputDev, OutputError, Transform};
 use serde::{Deserialize, Serialize};
 
+use super::forms::{deref, prepare_forms};
 use super::layout::{Glyph, layout};
 
 /// One page's raw text, or why it could not be read.
@@ -65,7 +66,7 @@ pub fn read_pdf(bytes: &[u8]) -> Result<RawPdf, String> {
         return Err("the PDF has no pages (its page tree is missing or damaged)".into());
     }
     let mut warnings = Vec::new();
-    repair_forms(&mut doc, &page_ids, &mut warnings);
+    prepare_forms(&mut doc, &page_ids, &mut warnings);
     let title = info_title(&doc);
     let pages = page_ids
         .iter()
@@ -156,206 +157,6 @@ fn check_page_tree(doc: &Document) -> Result<Vec<ObjectId>, String> {
         return Err("the PDF's page tree is inconsistent; the file is damaged".into());
     }
     Ok(pages)
-}
-
-fn deref<'a>(doc: &'a Document, o: &'a Object) -> &'a Object {
-    match o {
-        Object::Reference(id) => doc.get_object(*id).unwrap_or(o),
-        _ => o,
-    }
-}
-
-/// Cuts Form XObject cycles and lets forms inherit resource categories they lack.
-///
-/// Only what content streams actually invoke (`Do`) is followed, so a resource dictionary
-/// shared between a page and its forms (which lists a form inside itself without any
-/// recursion) is not mistaken for a loop. Repairs give the affected form a resource
-/// dictionary of its own and never edit a shared one, so other pages are unaffected.
-fn repair_forms(doc: &mut Document, pages: &[ObjectId], warnings: &mut Vec<String>) {
-    let mut edits: Vec<Edit> = Vec::new();
-    let mut visited: HashSet<ObjectId> = HashSet::new();
-    for (n, &page) in pages.iter().enumerate() {
-        let Some(resources) = inherited_resources(doc, page) else {
-            continue;
-        };
-        let invoked = invoked_names(&doc.get_page_content(page).unwrap_or_default());
-        let mut path = Vec::new();
-        walk_forms(
-            doc,
-            &resources,
-            &invoked,
-            &mut path,
-            &mut visited,
-            &mut edits,
-            n + 1,
-            0,
-        );
-    }
-    if edits.is_empty() {
-        return;
-    }
-    let empty_form = {
-        let mut dict = Dictionary::new();
-        dict.set("Type", Object::Name(b"XObject".to_vec()));
-        dict.set("Subtype", Object::Name(b"Form".to_vec()));
-        dict.set(
-            "BBox",
-            Object::Array(vec![0.into(), 0.into(), 0.into(), 0.into()]),
-        );
-        doc.add_object(Stream::new(dict, Vec::new()))
-    };
-    for edit in edits {
-        let mut resources = edit.resources;
-        if let Some((name, page)) = edit.cut {
-            let mut xobjects = resources
-                .get(b"XObject")
-                .ok()
-                .and_then(|x| deref(doc, x).as_dict().ok())
-                .cloned()
-                .unwrap_or_default();
-            xobjects.set(name, Object::Reference(empty_form));
-            resources.set("XObject", Object::Dictionary(xobjects));
-            warnings.push(format!(
-                "page {page}: a Form XObject draws itself; the loop was cut"
-            ));
-        }
-        if let Ok(Object::Stream(form)) = doc.get_object_mut(edit.form) {
-            form.dict.set("Resources", Object::Dictionary(resources));
-        }
-    }
-}
-
-/// A repair of one form: the resource dictionary it gets, and the name whose
-/// invocation closed a loop (with the page it was found on).
-struct Edit {
-    form: ObjectId,
-    resources: Dictionary,
-    cut: Option<(Vec<u8>, usize)>,
-}
-
-/// Names of the XObjects a content stream draws with `Do`.
-fn invoked_names(content: &[u8]) -> Vec<Vec<u8>> {
-    let Ok(content) = lopdf::content::Content::decode(content) else {
-        return Vec::new();
-    };
-    let mut names: Vec<Vec<u8>> = content
-        .operations
-        .iter()
-        .filter(|op| op.operator == "Do")
-        .filter_map(|op| {
-            op.operands
-                .first()
-                .and_then(|o| o.as_name().ok())
-                .map(<[u8]>::to_vec)
-        })
-        .collect();
-    names.sort();
-    names.dedup();
-    names
-}
-
-fn inherited_resources(doc: &Document, page: ObjectId) -> Option<Dictionary> {
-    let mut id = page;
-    for _ in 0..MAX_TREE_DEPTH {
-        let dict = doc.get_dictionary(id).ok()?;
-        if let Ok(r) = dict.get(b"Resources") {
-            return deref(doc, r).as_dict().ok().cloned();
-        }
-        id = dict.get(b"Parent").ok()?.as_reference().ok()?;
-    }
-    None
-}
-
-#[allow(clippy::too_many_arguments)]
-fn walk_forms(
-    doc: &Document,
-    resources: &Dictionary,
-    invoked: &[Vec<u8>],
-    path: &mut Vec<ObjectId>,
-    visited: &mut HashSet<ObjectId>,
-    edits: &mut Vec<Edit>,
-    page: usize,
-    depth: usize,
-) {
-    if depth > MAX_TREE_DEPTH {
-        return;
-    }
-    let Some(xobjects) = resources
-        .get(b"XObject")
-        .ok()
-        .and_then(|x| deref(doc, x).as_dict().ok())
-    else {
-        return;
-    };
-    for name in invoked {
-        let Ok(id) = xobjects.get(name).and_then(Object::as_reference) else {
-            continue;
-        };
-        if path.contains(&id) {
-            if let Some(&owner) = path.last() {
-                edits.retain(|e| e.form != owner);
-                edits.push(Edit {
-                    form: owner,
-                    resources: resources.clone(),
-                    cut: Some((name.clone(), page)),
-                });
-            }
-            continue;
-        }
-        let Ok(Object::Stream(form)) = doc.get_object(id) else {
-            continue;
-        };
-        let is_form = form
-            .dict
-            .get(b"Subtype")
-            .and_then(Object::as_name)
-            .is_ok_and(|s| s == b"Form");
-        if !is_form || !visited.insert(id) {
-            continue;
-        }
-        let own = form
-            .dict
-            .get(b"Resources")
-            .ok()
-            .and_then(|r| deref(doc, r).as_dict().ok());
-        // What the decoder will use for this form: its own resources, completed with the
-        // categories it forgot from its parent; or the parent's when it has none.
-        let effective = match own {
-            Some(own) => {
-                let mut merged = own.clone();
-                for (k, v) in resources.iter() {
-                    if !merged.has(k) {
-                        merged.set(k.clone(), v.clone());
-                    }
-                }
-                if merged.len() != own.len() {
-                    edits.push(Edit {
-                        form: id,
-                        resources: merged.clone(),
-                        cut: None,
-                    });
-                }
-                merged
-            }
-            None => resources.clone(),
-        };
-        let content = form
-            .decompressed_content()
-            .unwrap_or_else(|_| form.content.clone());
-        let inner = invoked_names(&content);
-        path.push(id);
-        walk_forms(
-            doc,
-            &effective,
-            &inner,
-            path,
-            visited,
-            edits,
-            page,
-            depth + 1,
-        );
-        path.pop();
-    }
 }
 
 fn info_title(doc: &Document) -> Option<String> {
