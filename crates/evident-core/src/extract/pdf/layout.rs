@@ -170,12 +170,13 @@ const MAX_DEPTH: usize = 400;
 
 /// Recursive XY-cut over the runs in `idx`, appending pieces to `out`.
 fn cut(runs: &[Run], mut idx: Vec<usize>, depth: usize, out: &mut Vec<Piece>) {
-    if idx.len() > 1 && depth < MAX_DEPTH {
+    if idx.len() > 1 && depth < MAX_DEPTH && !one_line(runs, &idx) {
         let median_size = median(idx.iter().map(|&i| runs[i].size));
         // Columns: a vertical gutter through the whole region.
         idx.sort_by(|&a, &b| runs[a].x0.total_cmp(&runs[b].x0));
         let split = widest_gap(&idx, |i| (runs[i].x0, runs[i].x1), median_size * 0.9)
-            .filter(|&k| side_by_side(runs, &idx[..k], &idx[k..]));
+            .filter(|&k| side_by_side(runs, &idx[..k], &idx[k..]))
+            .filter(|&k| !table_columns(runs, &idx[..k], &idx[k..]));
         if let Some(split) = split {
             let right = idx.split_off(split);
             cut(runs, idx, depth + 1, out);
@@ -199,6 +200,41 @@ fn cut(runs: &[Run], mut idx: Vec<usize>, depth: usize, out: &mut Vec<Piece>) {
         }
     }
     read_lines(runs, idx, out);
+}
+
+/// True when all runs sit on one baseline: a line (or a table row) is read left to
+/// right with spaces, never cut into blocks.
+fn one_line(runs: &[Run], idx: &[usize]) -> bool {
+    let (lo, hi) = idx.iter().fold((f64::MAX, f64::MIN), |(lo, hi), &i| {
+        (lo.min(runs[i].y), hi.max(runs[i].y))
+    });
+    let size = idx.iter().map(|&i| runs[i].size).fold(0.0, f64::max);
+    hi - lo < size * 0.3
+}
+
+/// True when two side-by-side groups are columns of one table rather than columns of
+/// text: their cells share baselines and are narrow. A table is read row by row
+/// (label, then its values) so that each row stays together; text columns are not.
+fn table_columns(runs: &[Run], left: &[usize], right: &[usize]) -> bool {
+    let aligned = |a: &[usize], b: &[usize]| {
+        let hits = a
+            .iter()
+            .filter(|&&i| {
+                b.iter()
+                    .any(|&j| (runs[i].y - runs[j].y).abs() < runs[i].size * 0.3)
+            })
+            .count();
+        hits * 10 >= a.len() * 6
+    };
+    let gap = right.iter().map(|&i| runs[i].x0).fold(f64::MAX, f64::min)
+        - left.iter().map(|&i| runs[i].x1).fold(f64::MIN, f64::max);
+    let narrow =
+        |g: &[usize]| median(g.iter().map(|&i| runs[i].x1 - runs[i].x0)) < 2.0 * gap.max(1.0);
+    left.len() >= 2
+        && right.len() >= 2
+        && aligned(left, right)
+        && aligned(right, left)
+        && (narrow(left) || narrow(right))
 }
 
 /// Two groups are columns only if they share most of their vertical extent; a short line
@@ -298,30 +334,80 @@ mod tests {
     #[test]
     fn two_columns_are_read_column_by_column() {
         let mut g = Vec::new();
-        // Drawn interleaved, row by row, as many producers do.
+        // Drawn interleaved, row by row, as many producers do; lines fill their column.
         for row in 0..3 {
             let y = 100.0 + row as f64 * 12.0;
-            g.extend(line(&format!("left {row}"), 50.0, y, 10.0));
-            g.extend(line(&format!("right {row}"), 300.0, y, 10.0));
+            g.extend(line(
+                &format!("left column text, line {row} of three"),
+                50.0,
+                y,
+                10.0,
+            ));
+            g.extend(line(
+                &format!("right column text, line {row} of three"),
+                260.0,
+                y,
+                10.0,
+            ));
         }
         assert_eq!(
             layout(&g),
-            "left 0\nleft 1\nleft 2\n\nright 0\nright 1\nright 2"
+            "left column text, line 0 of three\nleft column text, line 1 of three\nleft column text, line 2 of three\n\n\
+             right column text, line 0 of three\nright column text, line 1 of three\nright column text, line 2 of three"
+        );
+    }
+
+    #[test]
+    fn table_rows_are_read_row_by_row() {
+        let mut g = Vec::new();
+        for (row, (label, a, b)) in [
+            ("短期借款", "878", "727"),
+            ("应付债券", "508", "307"),
+            ("预计负债", "0", "1"),
+        ]
+        .iter()
+        .enumerate()
+        {
+            let y = 100.0 + row as f64 * 14.0;
+            g.extend(line(label, 50.0, y, 10.0));
+            g.extend(line(a, 200.0, y, 10.0));
+            g.extend(line(b, 260.0, y, 10.0));
+        }
+        assert_eq!(
+            layout(&g),
+            "短期借款 878 727\n应付债券 508 307\n预计负债 0 1"
         );
     }
 
     #[test]
     fn a_full_width_title_above_two_columns() {
-        let mut g = line("A title that spans the whole page width", 50.0, 60.0, 14.0);
+        let mut g = line(
+            "A title that spans the whole width of the page",
+            50.0,
+            60.0,
+            14.0,
+        );
         for row in 0..2 {
             let y = 100.0 + row as f64 * 12.0;
-            g.extend(line(&format!("col a{row}"), 50.0, y, 10.0));
-            g.extend(line(&format!("col b{row}"), 300.0, y, 10.0));
+            g.extend(line(
+                &format!("first column, running text {row}"),
+                50.0,
+                y,
+                10.0,
+            ));
+            g.extend(line(
+                &format!("second column, running text {row}"),
+                260.0,
+                y,
+                10.0,
+            ));
         }
         let text = layout(&g);
         assert_eq!(
             text,
-            "A title that spans the whole page width\n\ncol a0\ncol a1\n\ncol b0\ncol b1"
+            "A title that spans the whole width of the page\n\n\
+             first column, running text 0\nfirst column, running text 1\n\n\
+             second column, running text 0\nsecond column, running text 1"
         );
     }
 
