@@ -87,6 +87,8 @@ pub struct Chunk {
     pub token_count: usize,
     /// Space-separated index tokens (what the full-text index stores).
     pub index_text: String,
+    /// Index tokens of the heading path (the index's `heading` column).
+    pub heading_index_text: String,
 }
 
 /// A sentence (or a heading, or a piece of an overlong sentence) with its tokens.
@@ -108,6 +110,7 @@ struct Unit {
 pub fn chunk(doc: &Extracted, config: &ChunkerConfig) -> Result<Vec<Chunk>> {
     config.validate()?;
     let (units, sections) = units(doc, config);
+    let mut heading_tokens: Vec<Option<String>> = vec![None; sections.len()];
     let mut chunks = Vec::new();
     let mut current: Vec<usize> = Vec::new();
     let mut tokens = 0;
@@ -120,7 +123,14 @@ pub fn chunk(doc: &Extracted, config: &ChunkerConfig) -> Result<Vec<Chunk>> {
             let over_max = tokens + unit.tokens > config.max_tokens;
             let past_target = tokens + unit.tokens > config.target_tokens && unit.block_start;
             if new_section || over_max || past_target {
-                emit(doc, &units, &current, &sections, &mut chunks);
+                emit(
+                    doc,
+                    &units,
+                    &current,
+                    &sections,
+                    &mut heading_tokens,
+                    &mut chunks,
+                );
                 let keep = if over_max && !unit.block_start && !new_section {
                     overlap(&units, &current, config)
                 } else {
@@ -134,7 +144,14 @@ pub fn chunk(doc: &Extracted, config: &ChunkerConfig) -> Result<Vec<Chunk>> {
         tokens += unit.tokens;
     }
     if !current.is_empty() {
-        emit(doc, &units, &current, &sections, &mut chunks);
+        emit(
+            doc,
+            &units,
+            &current,
+            &sections,
+            &mut heading_tokens,
+            &mut chunks,
+        );
     }
     Ok(chunks)
 }
@@ -158,6 +175,7 @@ fn emit(
     units: &[Unit],
     current: &[usize],
     sections: &[Vec<String>],
+    heading_tokens: &mut [Option<String>],
     out: &mut Vec<Chunk>,
 ) {
     let (Some(&first), Some(&last)) = (current.first(), current.last()) else {
@@ -172,15 +190,21 @@ fn emit(
         }
         index_text.push_str(&units[u].index_text);
     }
+    let section = units[last].section;
+    // Segmented once per section: its chunks share the heading path.
+    let heading_index_text = heading_tokens[section]
+        .get_or_insert_with(|| index_tokens(&sections[section].join(" ")).0)
+        .clone();
     out.push(Chunk {
         ordinal: out.len(),
         start,
         end,
-        heading_path: sections[units[last].section].clone(),
+        heading_path: sections[section].clone(),
         page_start: doc.page_at(start),
         page_end: doc.page_at(end.saturating_sub(1).max(start)),
         token_count: current.iter().map(|&u| units[u].tokens).sum(),
         index_text,
+        heading_index_text,
     });
 }
 
@@ -209,6 +233,12 @@ fn units(doc: &Extracted, config: &ChunkerConfig) -> (Vec<Unit>, Vec<Vec<String>
     } else {
         1
     };
+    if threads == 1 {
+        return (
+            block_units(doc, 0..doc.blocks.len(), &block_sections, config),
+            sections,
+        );
+    }
     let per = doc.blocks.len().div_ceil(threads).max(1);
     let units = std::thread::scope(|s| {
         let handles: Vec<_> = (0..doc.blocks.len())

@@ -3,7 +3,8 @@
 //!
 //! Extraction and chunking run on worker threads (PDFs in child processes); writes are
 //! serialised on the calling thread in input order, so ids and reports are
-//! deterministic. Bad files never stop the import: each gets a [`Outcome::Failed`] with
+//! deterministic. Each document is written atomically (a savepoint); documents are
+//! committed in small batches so that many small files do not pay a commit each. Bad files never stop the import: each gets a [`Outcome::Failed`] with
 //! a reason and the rest goes on.
 
 use std::collections::HashMap;
@@ -227,21 +228,29 @@ impl Importer {
             drop(tx);
             let mut pending: HashMap<usize, Prepared> = HashMap::new();
             let mut want = 0;
+            let mut batch = Batch::default();
             for (i, prepared) in rx {
                 pending.insert(i, prepared);
                 while let Some(prepared) = pending.remove(&want) {
                     let path = &files[want];
+                    if matches!(prepared, Prepared::Ready(_)) && batch.started.is_none() {
+                        store.begin_batch()?;
+                        batch.started = Some(Instant::now());
+                    }
                     let outcome = self.write(store, path, prepared);
-                    let report = FileReport {
+                    batch.reports.push(FileReport {
                         path: path.clone(),
                         bytes: sizes[want],
                         outcome,
-                    };
-                    observer(ImportEvent::File(&report));
-                    reports.push(report);
+                    });
+                    batch.bytes += sizes[want];
                     want += 1;
+                    if batch.is_full() {
+                        batch.flush(store, observer, &mut reports);
+                    }
                 }
             }
+            batch.flush(store, observer, &mut reports);
             Ok(())
         })?;
         Ok(ImportSummary {
@@ -331,6 +340,51 @@ impl Importer {
             })
         })();
         result.unwrap_or_else(|e| Outcome::Failed { reason: e.reason() })
+    }
+}
+
+/// Documents written since the last commit, and their reports, which are only given to
+/// the observer once the commit has made them true.
+#[derive(Default)]
+struct Batch {
+    started: Option<Instant>,
+    bytes: u64,
+    reports: Vec<FileReport>,
+}
+
+impl Batch {
+    /// Commit at least every quarter second, 500 files or 32 MB: the work a crash can
+    /// lose stays small, and progress keeps moving.
+    fn is_full(&self) -> bool {
+        self.started
+            .is_some_and(|t| t.elapsed() >= Duration::from_millis(250))
+            || self.reports.len() >= 500
+            || self.bytes >= 32 << 20
+    }
+
+    fn flush(
+        &mut self,
+        store: &mut Store,
+        observer: &mut dyn FnMut(ImportEvent<'_>),
+        reports: &mut Vec<FileReport>,
+    ) {
+        if self.started.take().is_some()
+            && let Err(e) = store.commit_batch()
+        {
+            let _ = store.rollback_batch();
+            for report in &mut self.reports {
+                if report.outcome.is_imported() {
+                    report.outcome = Outcome::Failed {
+                        reason: format!("could not be saved to the database: {}", e.reason()),
+                    };
+                }
+            }
+        }
+        for report in self.reports.drain(..) {
+            observer(ImportEvent::File(&report));
+            reports.push(report);
+        }
+        self.bytes = 0;
     }
 }
 

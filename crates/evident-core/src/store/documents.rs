@@ -9,7 +9,6 @@ use sha2::{Digest, Sha256};
 use super::{Store, char_offsets};
 use crate::chunk::{CHUNKER_VERSION, Chunk};
 use crate::extract::{DocumentKind, Extracted};
-use crate::text::segment::index_tokens;
 use crate::{Error, Result};
 
 /// A stored document, with its chunk count.
@@ -169,86 +168,131 @@ impl Store {
         Ok(n > 0)
     }
 
-    /// Writes a document in one transaction, replacing any earlier version from the same
-    /// path. Returns the new document id.
+    /// Writes a document atomically, replacing any earlier version from the same path, and
+    /// returns the new document id.
+    ///
+    /// Outside a batch this is one transaction; inside one ([`Store::begin_batch`]) it is
+    /// one savepoint, so a failure undoes this document alone and a crash before the
+    /// batch commits leaves none of the batch's documents behind, never part of one.
     pub fn write_document(&mut self, doc: &NewDocument<'_>) -> Result<i64> {
-        let ex = doc.extracted;
-        let mut offsets: Vec<usize> = ex.pages.iter().flat_map(|p| [p.start, p.end]).collect();
-        offsets.extend(doc.chunks.iter().flat_map(|c| [c.start, c.end]));
-        let chars = char_offsets(&ex.text, &offsets);
-        let (page_chars, chunk_chars) = chars.split_at(ex.pages.len() * 2);
-        let warnings = serde_json::to_string(&ex.warnings)?;
-        let status = if ex.warnings.is_empty() {
-            "indexed"
+        if self.conn.is_autocommit() {
+            let tx = self
+                .conn
+                .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let id = insert_document(&tx, doc)?;
+            tx.commit()?;
+            Ok(id)
         } else {
-            "indexed_with_warnings"
-        };
-
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        tx.prepare_cached("DELETE FROM documents WHERE path = ?1")?
-            .execute([doc.path.to_string_lossy()])?;
-        tx.prepare_cached(
-            "INSERT INTO documents (path, kind, title, sha256, size_bytes, mtime, page_count,
-                 imported_at, status, warnings, chunker_version)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-        )?
-        .execute(params![
-            doc.path.to_string_lossy(),
-            doc.kind.as_str(),
-            ex.title,
-            doc.sha256,
-            doc.size_bytes as i64,
-            doc.mtime,
-            ex.pages.len() as i64,
-            now(),
-            status,
-            warnings,
-            CHUNKER_VERSION,
-        ])?;
-        let doc_id = tx.last_insert_rowid();
-        {
-            let mut page_stmt = tx.prepare_cached(
-                "INSERT INTO pages (doc_id, page_no, char_start, char_end, text) VALUES (?1, ?2, ?3, ?4, ?5)",
-            )?;
-            for (i, page) in ex.pages.iter().enumerate() {
-                page_stmt.execute(params![
-                    doc_id,
-                    page.number,
-                    page_chars[2 * i] as i64,
-                    page_chars[2 * i + 1] as i64,
-                    &ex.text[page.start..page.end],
-                ])?;
-            }
-            let mut chunk_stmt = tx.prepare_cached(
-                "INSERT INTO chunks (doc_id, ordinal, heading_path, page_start, page_end, char_start,
-                     char_end, token_count, sha256, text)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-            )?;
-            let mut index_stmt = tx.prepare_cached(
-                "INSERT INTO chunk_index (rowid, heading, body) VALUES (?1, ?2, ?3)",
-            )?;
-            for (i, chunk) in doc.chunks.iter().enumerate() {
-                let text = &ex.text[chunk.start..chunk.end];
-                chunk_stmt.execute(params![
-                    doc_id,
-                    chunk.ordinal as i64,
-                    serde_json::to_string(&chunk.heading_path)?,
-                    chunk.page_start,
-                    chunk.page_end,
-                    chunk_chars[2 * i] as i64,
-                    chunk_chars[2 * i + 1] as i64,
-                    chunk.token_count as i64,
-                    sha256_hex(text.as_bytes()),
-                    text,
-                ])?;
-                let chunk_id = tx.last_insert_rowid();
-                let heading = index_tokens(&chunk.heading_path.join(" ")).0;
-                index_stmt.execute(params![chunk_id, heading, chunk.index_text])?;
-            }
+            let sp = self.conn.savepoint()?;
+            let id = insert_document(&sp, doc)?;
+            sp.commit()?;
+            Ok(id)
         }
-        tx.commit()?;
-        Ok(doc_id)
     }
+
+    /// Starts a batch: the writes until [`Store::commit_batch`] share one transaction,
+    /// which saves a commit (and a full-text index flush) per document on imports of many
+    /// small files.
+    pub fn begin_batch(&mut self) -> Result<()> {
+        if self.conn.is_autocommit() {
+            self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        }
+        Ok(())
+    }
+
+    /// Commits the current batch, if any.
+    pub fn commit_batch(&mut self) -> Result<()> {
+        if !self.conn.is_autocommit() {
+            self.conn.execute_batch("COMMIT")?;
+        }
+        Ok(())
+    }
+
+    /// Abandons the current batch, if any, undoing all its writes.
+    pub fn rollback_batch(&mut self) -> Result<()> {
+        if !self.conn.is_autocommit() {
+            self.conn.execute_batch("ROLLBACK")?;
+        }
+        Ok(())
+    }
+}
+
+/// The inserts of [`Store::write_document`], inside whatever transaction `tx` is.
+fn insert_document(tx: &rusqlite::Connection, doc: &NewDocument<'_>) -> Result<i64> {
+    let ex = doc.extracted;
+    let mut offsets: Vec<usize> = ex.pages.iter().flat_map(|p| [p.start, p.end]).collect();
+    offsets.extend(doc.chunks.iter().flat_map(|c| [c.start, c.end]));
+    let chars = char_offsets(&ex.text, &offsets);
+    let (page_chars, chunk_chars) = chars.split_at(ex.pages.len() * 2);
+    let warnings = serde_json::to_string(&ex.warnings)?;
+    let status = if ex.warnings.is_empty() {
+        "indexed"
+    } else {
+        "indexed_with_warnings"
+    };
+
+    tx.prepare_cached("DELETE FROM documents WHERE path = ?1")?
+        .execute([doc.path.to_string_lossy()])?;
+    tx.prepare_cached(
+        "INSERT INTO documents (path, kind, title, sha256, size_bytes, mtime, page_count,
+             imported_at, status, warnings, chunker_version)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    )?
+    .execute(params![
+        doc.path.to_string_lossy(),
+        doc.kind.as_str(),
+        ex.title,
+        doc.sha256,
+        doc.size_bytes as i64,
+        doc.mtime,
+        ex.pages.len() as i64,
+        now(),
+        status,
+        warnings,
+        CHUNKER_VERSION,
+    ])?;
+    let doc_id = tx.last_insert_rowid();
+    {
+        let mut page_stmt = tx.prepare_cached(
+            "INSERT INTO pages (doc_id, page_no, char_start, char_end, text) VALUES (?1, ?2, ?3, ?4, ?5)",
+        )?;
+        for (i, page) in ex.pages.iter().enumerate() {
+            page_stmt.execute(params![
+                doc_id,
+                page.number,
+                page_chars[2 * i] as i64,
+                page_chars[2 * i + 1] as i64,
+                &ex.text[page.start..page.end],
+            ])?;
+        }
+        let mut chunk_stmt = tx.prepare_cached(
+            "INSERT INTO chunks (doc_id, ordinal, heading_path, page_start, page_end, char_start,
+                 char_end, token_count, sha256, text)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        )?;
+        let mut index_stmt = tx
+            .prepare_cached("INSERT INTO chunk_index (rowid, heading, body) VALUES (?1, ?2, ?3)")?;
+        for (i, chunk) in doc.chunks.iter().enumerate() {
+            let text = &ex.text[chunk.start..chunk.end];
+            chunk_stmt.execute(params![
+                doc_id,
+                chunk.ordinal as i64,
+                serde_json::to_string(&chunk.heading_path)?,
+                chunk.page_start,
+                chunk.page_end,
+                chunk_chars[2 * i] as i64,
+                chunk_chars[2 * i + 1] as i64,
+                chunk.token_count as i64,
+                sha256_hex(text.as_bytes()),
+                text,
+            ])?;
+            let chunk_id = tx.last_insert_rowid();
+            index_stmt.execute(params![
+                chunk_id,
+                chunk.heading_index_text,
+                chunk.index_text
+            ])?;
+        }
+    }
+    Ok(doc_id)
 }
