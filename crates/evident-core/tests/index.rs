@@ -1,0 +1,67 @@
+//! The full-text index finds what the chunks say: Chinese words (including the shorter
+//! words inside longer ones), English words in any case, numbers written with or without
+//! thousands separators, and heading text.
+
+use evident_core::extract::pdf::PdfReader;
+use evident_core::import::{ImportOptions, Importer};
+use evident_core::store::Store;
+use evident_core::text::segment::index_tokens;
+
+fn samples() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples")
+}
+
+/// Texts of the chunks whose index rows match `query`, segmented as a query would be.
+fn hits(store: &Store, query: &str) -> Vec<String> {
+    let (tokens, _) = index_tokens(query);
+    let phrase = format!("\"{}\"", tokens.replace('"', ""));
+    let mut stmt = store
+        .connection()
+        .prepare(
+            "SELECT c.text FROM chunk_index JOIN chunks c ON c.id = chunk_index.rowid
+             WHERE chunk_index MATCH ?1",
+        )
+        .expect("prepare");
+    stmt.query_map([phrase], |r| r.get(0))
+        .expect("query")
+        .collect::<Result<_, _>>()
+        .expect("rows")
+}
+
+#[test]
+fn the_index_matches_chinese_english_numbers_and_headings() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let mut store = Store::open(&dir.path().join("t.sqlite3")).expect("open");
+    Importer::new(ImportOptions::with_reader(PdfReader::InProcess))
+        .run(&mut store, &[samples()], &mut |_| {})
+        .expect("import");
+
+    let found = hits(&store, "副总经理");
+    assert!(
+        found.iter().any(|t| t.contains("须经分管副总经理审批")),
+        "{found:?}"
+    );
+    let inner = hits(&store, "副总");
+    assert!(
+        inner.len() >= found.len(),
+        "a shorter word inside 副总经理 matches too"
+    );
+    let english = hits(&store, "PARENTAL Leave");
+    assert!(
+        english
+            .iter()
+            .any(|t| t.contains("16 weeks of fully paid parental leave")),
+        "{english:?}"
+    );
+    let amount = hits(&store, "20000元");
+    assert!(
+        amount.iter().any(|t| t.contains("20,000元")),
+        "5,000 and 5000 index alike: {amount:?}"
+    );
+    let heading = hits(&store, "费用报销");
+    assert!(
+        heading.iter().any(|t| t.contains("第四条")),
+        "heading words find the chunks below them"
+    );
+    assert!(hits(&store, "不存在的词语组合").is_empty());
+}
