@@ -20,7 +20,7 @@ use jieba_rs::Jieba;
 use super::normalize::{flatten_lines, normalize_numbers};
 
 /// Name recorded in the database next to [`TOKENIZER_VERSION`].
-pub const TOKENIZER_NAME: &str = "jieba-rs 0.8 cut_for_search (no HMM), lowercase, numbers";
+pub const TOKENIZER_NAME: &str = "jieba-rs 0.11 cut_for_search (no HMM), lowercase, numbers";
 
 /// Version of the token rules; stored in the database and compared on open.
 pub const TOKENIZER_VERSION: u32 = 1;
@@ -36,6 +36,7 @@ pub fn index_tokens(text: &str) -> (String, usize) {
     let mut out = String::with_capacity(prepared.len() + prepared.len() / 2);
     let mut count = 0;
     for token in JIEBA.cut_for_search(&prepared, false) {
+        let token = token.word;
         if !token.chars().any(char::is_alphanumeric) {
             continue;
         }
