@@ -229,6 +229,7 @@ impl Importer {
             let mut pending: HashMap<usize, Prepared> = HashMap::new();
             let mut want = 0;
             let mut batch = Batch::default();
+            let mut written = HashMap::new();
             for (i, prepared) in rx {
                 pending.insert(i, prepared);
                 while let Some(prepared) = pending.remove(&want) {
@@ -237,7 +238,7 @@ impl Importer {
                         store.begin_batch()?;
                         batch.started = Some(Instant::now());
                     }
-                    let outcome = self.write(store, path, prepared);
+                    let outcome = self.write(store, path, prepared, &known, &mut written);
                     batch.reports.push(FileReport {
                         path: path.clone(),
                         bytes: sizes[want],
@@ -309,19 +310,25 @@ impl Importer {
         })))
     }
 
-    fn write(&self, store: &mut Store, path: &Path, prepared: Prepared) -> Outcome {
+    /// Writes a prepared document. `written` holds the content hashes written earlier in
+    /// this run (the workers only knew the documents from before it).
+    fn write(
+        &self,
+        store: &mut Store,
+        path: &Path,
+        prepared: Prepared,
+        known: &Known,
+        written: &mut HashMap<String, PathBuf>,
+    ) -> Outcome {
         let doc = match prepared {
             Prepared::Done(outcome) => return outcome,
             Prepared::Ready(doc) => doc,
         };
+        if let Some(other) = written.get(&doc.sha256).filter(|p| p.as_path() != path) {
+            return Outcome::Duplicate { of: other.clone() };
+        }
         let result = (|| -> Result<Outcome> {
-            // Files earlier in this same run are already written: check duplicates again.
-            if let Some(other) = store.document_by_sha256(&doc.sha256)?
-                && other.path != path
-            {
-                return Ok(Outcome::Duplicate { of: other.path });
-            }
-            let replaced = store.document_by_path(path)?.is_some();
+            let replaced = known.by_path.contains_key(path);
             let doc_id = store.write_document(&NewDocument {
                 path,
                 kind: doc.kind,
@@ -331,6 +338,7 @@ impl Importer {
                 extracted: &doc.extracted,
                 chunks: &doc.chunks,
             })?;
+            written.insert(doc.sha256.clone(), path.to_owned());
             Ok(Outcome::Imported {
                 doc_id,
                 pages: doc.extracted.pages.len(),

@@ -118,17 +118,6 @@ impl Store {
             .optional()?)
     }
 
-    /// A document with this content hash, if any.
-    pub fn document_by_sha256(&self, sha256: &str) -> Result<Option<DocumentRecord>> {
-        Ok(self
-            .conn
-            .prepare_cached(&format!(
-                "SELECT {COLUMNS} FROM documents d WHERE d.sha256 = ?1 ORDER BY d.id LIMIT 1"
-            ))?
-            .query_row([sha256], record)
-            .optional()?)
-    }
-
     /// A document by id.
     pub fn document(&self, id: i64) -> Result<Option<DocumentRecord>> {
         Ok(self
