@@ -4,6 +4,7 @@
 //! fresh database and timed on the wall clock, so each kind's throughput is measured
 //! rather than estimated from interleaved progress reports.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -111,11 +112,16 @@ pub fn run(paths: &[PathBuf], options: &ImportOptions, json: bool) -> anyhow::Re
     let _ = std::fs::remove_dir_all(&dir);
     let report = result?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        writeln!(
+            std::io::stdout(),
+            "{}",
+            serde_json::to_string_pretty(&report)?
+        )?;
         return Ok(());
     }
     for (label, r) in [("PDF", &report.pdf), ("MD/TXT", &report.text)] {
-        println!(
+        writeln!(
+            std::io::stdout(),
             "{label:<7} {} documents ({} failed), {} pages, {} chunks, {:.1} MB in {:.2} s: {:.0} documents/s, {:.1} pages/s, {:.2} MB/s",
             r.files,
             r.failed,
@@ -126,11 +132,12 @@ pub fn run(paths: &[PathBuf], options: &ImportOptions, json: bool) -> anyhow::Re
             r.documents_per_s,
             r.pages_per_s,
             r.mb_per_s
-        );
+        )?;
     }
-    println!(
+    writeln!(
+        std::io::stdout(),
         "peak RSS {:.0} MB (this process; PDF workers are separate processes)",
         report.peak_rss_mb
-    );
+    )?;
     Ok(())
 }

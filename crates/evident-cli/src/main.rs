@@ -7,6 +7,7 @@ mod args;
 mod bench;
 mod output;
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -24,11 +25,20 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
+        // `evident docs | head`: the reader has gone; that is not an error.
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {}", one_line(&e));
             ExitCode::FAILURE
         }
     }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// The error and its causes on one line, without repeating what the message already says.
@@ -60,7 +70,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let mut store = open(&db)?;
             let doc = store.resolve(&document)?;
             store.remove_document(doc.id)?;
-            println!("removed {} ({} chunks)", doc.path.display(), doc.chunks);
+            writeln!(
+                std::io::stdout(),
+                "removed {} ({} chunks)",
+                doc.path.display(),
+                doc.chunks
+            )?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Rebuild { json, import } => {

@@ -1,5 +1,6 @@
 //! Human and JSON output of the commands, and the import progress bar.
 
+use std::io::Write;
 use std::path::Path;
 
 use evident_core::import::{FileReport, ImportEvent, ImportSummary, Outcome, RebuildReport};
@@ -89,49 +90,65 @@ fn detail(report: &FileReport) -> String {
 
 pub fn import_summary(summary: &ImportSummary, json: bool) -> anyhow::Result<()> {
     if json {
-        println!("{}", serde_json::to_string_pretty(summary)?);
+        writeln!(
+            std::io::stdout(),
+            "{}",
+            serde_json::to_string_pretty(summary)?
+        )?;
         return Ok(());
     }
     for f in &summary.files {
-        println!(
+        writeln!(
+            std::io::stdout(),
             "{:<10} {}  — {}",
             f.outcome.label(),
             display(&f.path),
             detail(f)
-        );
+        )?;
     }
     let totals: Vec<String> = summary
         .totals()
         .iter()
         .map(|(l, n)| format!("{n} {l}"))
         .collect();
-    println!(
+    writeln!(
+        std::io::stdout(),
         "Summary: {} ({:.1} s)",
         totals.join(", "),
         summary.elapsed_ms as f64 / 1000.0
-    );
+    )?;
     Ok(())
 }
 
 pub fn rebuild(db: &Path, report: &RebuildReport, json: bool) -> anyhow::Result<()> {
     if json {
-        println!("{}", serde_json::to_string_pretty(report)?);
+        writeln!(
+            std::io::stdout(),
+            "{}",
+            serde_json::to_string_pretty(report)?
+        )?;
         return Ok(());
     }
     if let Some(aside) = &report.broken_copy {
-        println!("The damaged database was kept as {}", aside.display());
+        writeln!(
+            std::io::stdout(),
+            "The damaged database was kept as {}",
+            aside.display()
+        )?;
     }
     if !report.sources_recovered {
-        println!(
+        writeln!(
+            std::io::stdout(),
             "The list of documents could not be recovered from the damaged database; a fresh, empty database was created at {}. Import your documents again with `evident import`.",
             db.display()
-        );
+        )?;
     }
-    println!(
+    writeln!(
+        std::io::stdout(),
         "Rebuilt {} from {} source file(s):",
         db.display(),
         report.sources
-    );
+    )?;
     import_summary(&report.summary, false)
 }
 
@@ -157,19 +174,33 @@ pub fn docs(docs: &[DocumentRecord], json: bool) -> anyhow::Result<()> {
                 v
             })
             .collect();
-        println!("{}", serde_json::to_string_pretty(&rows)?);
+        writeln!(
+            std::io::stdout(),
+            "{}",
+            serde_json::to_string_pretty(&rows)?
+        )?;
         return Ok(());
     }
     if docs.is_empty() {
-        println!("No documents yet. Add some with `evident import PATH...`.");
+        writeln!(
+            std::io::stdout(),
+            "No documents yet. Add some with `evident import PATH...`."
+        )?;
         return Ok(());
     }
-    println!(
+    writeln!(
+        std::io::stdout(),
         "{:>4}  {:<8} {:>5} {:>6} {:>9}  {:<15} title — path",
-        "id", "kind", "pages", "chunks", "size", "status"
-    );
+        "id",
+        "kind",
+        "pages",
+        "chunks",
+        "size",
+        "status"
+    )?;
     for d in docs {
-        println!(
+        writeln!(
+            std::io::stdout(),
             "{:>4}  {:<8} {:>5} {:>6} {:>9}  {:<15} {} — {}",
             d.id,
             d.kind.as_str(),
@@ -179,9 +210,9 @@ pub fn docs(docs: &[DocumentRecord], json: bool) -> anyhow::Result<()> {
             status(d),
             d.title,
             display(&d.path)
-        );
+        )?;
         for w in &d.warnings {
-            println!("{:>6}warning: {w}", "");
+            writeln!(std::io::stdout(), "{:>6}warning: {w}", "")?;
         }
     }
     Ok(())
@@ -189,48 +220,67 @@ pub fn docs(docs: &[DocumentRecord], json: bool) -> anyhow::Result<()> {
 
 pub fn chunks(doc: &DocumentRecord, chunks: &[ChunkRecord], json: bool) -> anyhow::Result<()> {
     if json {
-        println!("{}", serde_json::to_string_pretty(chunks)?);
+        writeln!(
+            std::io::stdout(),
+            "{}",
+            serde_json::to_string_pretty(chunks)?
+        )?;
         return Ok(());
     }
-    println!("{} — {} chunks\n", display(&doc.path), chunks.len());
+    writeln!(
+        std::io::stdout(),
+        "{} — {} chunks\n",
+        display(&doc.path),
+        chunks.len()
+    )?;
     for c in chunks {
         let pages = if c.page_start == c.page_end {
             format!("p{}", c.page_start)
         } else {
             format!("p{}-{}", c.page_start, c.page_end)
         };
-        println!(
+        writeln!(
+            std::io::stdout(),
             "#{} {pages} chars {}..{} {} tokens  [{}]",
             c.ordinal,
             c.char_start,
             c.char_end,
             c.token_count,
             c.heading_path.join(" › ")
-        );
-        println!("{}\n", c.text);
+        )?;
+        writeln!(std::io::stdout(), "{}\n", c.text)?;
     }
     Ok(())
 }
 
 pub fn stats(s: &Stats, json: bool) -> anyhow::Result<()> {
     if json {
-        println!("{}", serde_json::to_string_pretty(s)?);
+        writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(s)?)?;
         return Ok(());
     }
-    println!("database        {}", s.path.display());
-    println!("file size       {}", human_bytes(s.file_bytes));
-    println!("schema          {}", s.schema_version);
-    println!("tokenizer       {}", s.tokenizer);
-    println!("chunker         version {}", s.chunker_version);
-    println!("documents       {}", s.documents);
-    println!("pages           {}", s.pages);
-    println!("chunks          {}", s.chunks);
-    println!("tokens          {}", s.tokens);
+    writeln!(std::io::stdout(), "database        {}", s.path.display())?;
+    writeln!(
+        std::io::stdout(),
+        "file size       {}",
+        human_bytes(s.file_bytes)
+    )?;
+    writeln!(std::io::stdout(), "schema          {}", s.schema_version)?;
+    writeln!(std::io::stdout(), "tokenizer       {}", s.tokenizer)?;
+    writeln!(
+        std::io::stdout(),
+        "chunker         version {}",
+        s.chunker_version
+    )?;
+    writeln!(std::io::stdout(), "documents       {}", s.documents)?;
+    writeln!(std::io::stdout(), "pages           {}", s.pages)?;
+    writeln!(std::io::stdout(), "chunks          {}", s.chunks)?;
+    writeln!(std::io::stdout(), "tokens          {}", s.tokens)?;
     if s.needs_rebuild > 0 {
-        println!(
+        writeln!(
+            std::io::stdout(),
             "needs rebuild   {} document(s): run `evident rebuild`",
             s.needs_rebuild
-        );
+        )?;
     }
     Ok(())
 }

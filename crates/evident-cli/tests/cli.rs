@@ -46,6 +46,14 @@ fn imports_the_samples_and_reimporting_is_a_no_op() {
         .and_then(|d| d.iter().find(|x| x["kind"] == "markdown"))
         .expect("markdown doc");
     assert_eq!(md["title"], "员工费用报销与请假管理制度");
+    let pdf = docs
+        .as_array()
+        .and_then(|d| d.iter().find(|x| x["kind"] == "pdf"))
+        .expect("pdf doc");
+    assert_eq!(
+        pdf["title"], "Employee Handbook: Time Off, Travel and Expenses",
+        "the PDF's first paragraph is its title line, not merged with the next one"
+    );
     let chunks = json(&db, &["chunks", md["id"].to_string().as_str(), "--json"]);
     let texts: Vec<&str> = chunks
         .as_array()

@@ -79,7 +79,7 @@ enum Piece {
 }
 
 /// Turns pieces into text. A line gap counts as a paragraph break when it is clearly
-/// larger than the page's usual line spacing, which varies a lot between producers
+/// larger than the page's usual (tightest common) line spacing, which varies a lot between producers
 /// (CJK fonts often have leading above 1.5 em), so no fixed threshold works.
 fn assemble(pieces: &[Piece]) -> String {
     let mut gaps: Vec<f64> = pieces
@@ -90,8 +90,10 @@ fn assemble(pieces: &[Piece]) -> String {
         })
         .collect();
     gaps.sort_by(f64::total_cmp);
-    // With fewer than three gaps there is no "usual" spacing to compare with.
-    let threshold = match gaps.get(gaps.len() / 2) {
+    // The usual line spacing is a low percentile, not the median: on a page of short
+    // paragraphs most gaps are paragraph gaps. With fewer than three gaps there is no
+    // usual spacing to compare with.
+    let threshold = match gaps.get(gaps.len() / 10) {
         Some(&m) if gaps.len() >= 3 => (m * 1.5).max(m + 0.3),
         _ => 0.8,
     };
