@@ -110,8 +110,13 @@ struct Unit {
 pub fn chunk(doc: &Extracted, config: &ChunkerConfig) -> Result<Vec<Chunk>> {
     config.validate()?;
     let (units, sections) = units(doc, config);
-    let mut heading_tokens: Vec<Option<String>> = vec![None; sections.len()];
-    let mut chunks = Vec::new();
+    let mut out = Chunks {
+        doc,
+        units: &units,
+        heading_tokens: vec![None; sections.len()],
+        sections,
+        chunks: Vec::new(),
+    };
     let mut current: Vec<usize> = Vec::new();
     let mut tokens = 0;
     for (i, unit) in units.iter().enumerate() {
@@ -123,14 +128,7 @@ pub fn chunk(doc: &Extracted, config: &ChunkerConfig) -> Result<Vec<Chunk>> {
             let over_max = tokens + unit.tokens > config.max_tokens;
             let past_target = tokens + unit.tokens > config.target_tokens && unit.block_start;
             if new_section || over_max || past_target {
-                emit(
-                    doc,
-                    &units,
-                    &current,
-                    &sections,
-                    &mut heading_tokens,
-                    &mut chunks,
-                );
+                out.emit(&current);
                 let keep = if over_max && !unit.block_start && !new_section {
                     overlap(&units, &current, config)
                 } else {
@@ -143,17 +141,8 @@ pub fn chunk(doc: &Extracted, config: &ChunkerConfig) -> Result<Vec<Chunk>> {
         current.push(i);
         tokens += unit.tokens;
     }
-    if !current.is_empty() {
-        emit(
-            doc,
-            &units,
-            &current,
-            &sections,
-            &mut heading_tokens,
-            &mut chunks,
-        );
-    }
-    Ok(chunks)
+    out.emit(&current);
+    Ok(out.chunks)
 }
 
 /// The last sentences of a chunk to repeat, if they fit the overlap budget.
@@ -170,42 +159,49 @@ fn overlap(units: &[Unit], current: &[usize], config: &ChunkerConfig) -> Vec<usi
     }
 }
 
-fn emit(
-    doc: &Extracted,
-    units: &[Unit],
-    current: &[usize],
-    sections: &[Vec<String>],
-    heading_tokens: &mut [Option<String>],
-    out: &mut Vec<Chunk>,
-) {
-    let (Some(&first), Some(&last)) = (current.first(), current.last()) else {
-        return;
-    };
-    let start = units[first].start;
-    let end = units[last].end;
-    let mut index_text = String::new();
-    for &u in current {
-        if !index_text.is_empty() && !units[u].index_text.is_empty() {
-            index_text.push(' ');
+/// The chunks made so far, and what making the next one needs.
+struct Chunks<'a> {
+    doc: &'a Extracted,
+    units: &'a [Unit],
+    sections: Vec<Vec<String>>,
+    /// Index tokens of each section's heading path, segmented once per section.
+    heading_tokens: Vec<Option<String>>,
+    chunks: Vec<Chunk>,
+}
+
+impl Chunks<'_> {
+    /// Makes a chunk of the units `current` (nothing if it is empty).
+    fn emit(&mut self, current: &[usize]) {
+        let units = self.units;
+        let (Some(&first), Some(&last)) = (current.first(), current.last()) else {
+            return;
+        };
+        let start = units[first].start;
+        let end = units[last].end;
+        let mut index_text = String::new();
+        for &u in current {
+            if !index_text.is_empty() && !units[u].index_text.is_empty() {
+                index_text.push(' ');
+            }
+            index_text.push_str(&units[u].index_text);
         }
-        index_text.push_str(&units[u].index_text);
+        let section = units[last].section;
+        let heading_path = &self.sections[section];
+        let heading_index_text = self.heading_tokens[section]
+            .get_or_insert_with(|| index_tokens(&heading_path.join(" ")).0)
+            .clone();
+        self.chunks.push(Chunk {
+            ordinal: self.chunks.len(),
+            start,
+            end,
+            heading_path: heading_path.clone(),
+            page_start: self.doc.page_at(start),
+            page_end: self.doc.page_at(end.saturating_sub(1).max(start)),
+            token_count: current.iter().map(|&u| units[u].tokens).sum(),
+            index_text,
+            heading_index_text,
+        });
     }
-    let section = units[last].section;
-    // Segmented once per section: its chunks share the heading path.
-    let heading_index_text = heading_tokens[section]
-        .get_or_insert_with(|| index_tokens(&sections[section].join(" ")).0)
-        .clone();
-    out.push(Chunk {
-        ordinal: out.len(),
-        start,
-        end,
-        heading_path: sections[section].clone(),
-        page_start: doc.page_at(start),
-        page_end: doc.page_at(end.saturating_sub(1).max(start)),
-        token_count: current.iter().map(|&u| units[u].tokens).sum(),
-        index_text,
-        heading_index_text,
-    });
 }
 
 /// Documents larger than this are segmented on several threads.
