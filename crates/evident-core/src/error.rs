@@ -78,6 +78,9 @@ pub enum Error {
     /// An internal SQLite failure.
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// The operating system refused a worker thread (out of memory or thread limit).
+    #[error("could not start a worker thread: {0}")]
+    Thread(std::io::Error),
     /// An internal JSON (de)serialisation failure.
     #[error("internal data error: {0}")]
     Json(#[from] serde_json::Error),
@@ -111,7 +114,7 @@ impl Error {
             Self::DatabaseCorrupt { .. } => "database_corrupt",
             Self::DatabaseTooNew { .. } => "database_too_new",
             Self::RebuildImpossible { .. } => "rebuild_impossible",
-            Self::Sqlite(_) | Self::Json(_) => "internal",
+            Self::Sqlite(_) | Self::Json(_) | Self::Thread(_) => "internal",
         }
     }
 

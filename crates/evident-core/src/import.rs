@@ -214,16 +214,20 @@ impl Importer {
             for _ in 0..threads {
                 let tx = tx.clone();
                 let (files, known, next) = (&files, &known, &next);
-                scope.spawn(move || {
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(path) = files.get(i) else { break };
-                        let prepared = self.prepare(path, known);
-                        if tx.send((i, prepared)).is_err() {
-                            break;
+                // Named so profilers and crash reports can tell the readers from the writer.
+                std::thread::Builder::new()
+                    .name("evident-read".into())
+                    .spawn_scoped(scope, move || {
+                        loop {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(path) = files.get(i) else { break };
+                            let prepared = self.prepare(path, known);
+                            if tx.send((i, prepared)).is_err() {
+                                break;
+                            }
                         }
-                    }
-                });
+                    })
+                    .map_err(Error::Thread)?;
             }
             drop(tx);
             let mut pending: HashMap<usize, Prepared> = HashMap::new();

@@ -32,6 +32,9 @@ pub struct Store {
     conn: Connection,
     path: PathBuf,
     notices: Vec<String>,
+    /// Full-text rows of the open batch, inserted just before it commits (see
+    /// [`Store::begin_batch`]).
+    pending_index: Vec<documents::IndexRow>,
 }
 
 /// Counts and versions of a database, for `evident stats`.
@@ -91,6 +94,7 @@ impl Store {
             conn,
             path: path.to_owned(),
             notices: Vec::new(),
+            pending_index: Vec::new(),
         };
         store.migrate()?;
         store.check_versions()?;
