@@ -53,6 +53,44 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Find the passages that answer a question, best first.
+    Search {
+        /// The question.
+        question: String,
+        #[command(flatten)]
+        search: SearchArgs,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Measure retrieval on a question set (../shared/eval/datasets/*/questions.jsonl).
+    Eval {
+        /// Questions file (JSON lines).
+        #[arg(long, value_name = "FILE")]
+        questions: PathBuf,
+        /// Cut-offs for hit@k.
+        #[arg(long, value_delimiter = ',', default_value = "1,3,5,10")]
+        k: Vec<usize>,
+        /// Ask the questions of these documents instead of the set's own `docs/`
+        /// (none is then answerable; measures refusals).
+        #[arg(long, value_name = "DIR")]
+        against: Option<PathBuf>,
+        /// Relevance floor for the refusal figures.
+        #[arg(long, default_value_t = evident_core::search::DEFAULT_FLOOR)]
+        floor: f64,
+        /// Also print the not-found rate at floors from 0.05 to 0.90.
+        #[arg(long)]
+        sweep_floor: bool,
+        /// Write the ranked passages in the reference scorer's RUN.jsonl format.
+        #[arg(long, value_name = "FILE")]
+        run_out: Option<PathBuf>,
+        /// Only the first N questions.
+        #[arg(long, value_name = "N")]
+        limit: Option<usize>,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
     /// Import into a fresh temporary database and report throughput and peak memory.
     BenchImport {
         /// Files or folders (default: ../shared/eval/corpus and the CMRC 2018 passages).
@@ -96,4 +134,15 @@ pub struct ChunkArgs {
     /// Seconds a single PDF may take before it is reported as failed.
     #[arg(long, default_value_t = 60, value_name = "SECS")]
     pub pdf_timeout: u64,
+}
+
+/// Retrieval options shared by `search`, `ask` and `check`.
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// Passages to return.
+    #[arg(long, default_value_t = 5, value_name = "N")]
+    pub k: usize,
+    /// Relevance floor (0..1) on how much of the question the best passage covers.
+    #[arg(long, default_value_t = evident_core::search::DEFAULT_FLOOR, value_name = "F")]
+    pub floor: f64,
 }

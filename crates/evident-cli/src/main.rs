@@ -5,6 +5,7 @@
 
 mod args;
 mod bench;
+mod eval;
 mod output;
 
 use std::io::Write;
@@ -97,6 +98,45 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             output::stats(&store.stats()?, json)?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Search {
+            question,
+            search,
+            json,
+        } => {
+            let store = open(&db)?;
+            let aliases = load_aliases(&db)?;
+            let result = evident_core::search::search(
+                &store,
+                &question,
+                &aliases,
+                &search_options(&search),
+            )?;
+            output::search(&result, json)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Eval {
+            questions,
+            k,
+            against,
+            floor,
+            sweep_floor,
+            run_out,
+            limit,
+            json,
+        } => {
+            eval::run(&eval::EvalArgs {
+                questions: &questions,
+                ks: &k,
+                db: cli.db.as_deref(),
+                against: against.as_deref(),
+                floor,
+                sweep_floor,
+                run_out: run_out.as_deref(),
+                limit,
+                json,
+            })?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::BenchImport {
             paths,
             json,
@@ -115,6 +155,24 @@ fn open(db: &Path) -> anyhow::Result<Store> {
         eprintln!("note: {notice}");
     }
     Ok(store)
+}
+
+fn search_options(a: &args::SearchArgs) -> evident_core::search::SearchOptions {
+    evident_core::search::SearchOptions {
+        k: a.k,
+        floor: a.floor,
+        ..Default::default()
+    }
+}
+
+/// The alias table next to the database; unusable lines are reported, not fatal.
+fn load_aliases(db: &Path) -> anyhow::Result<evident_core::search::Aliases> {
+    let path = evident_core::search::Aliases::path_for(db);
+    let (aliases, warnings) = evident_core::search::Aliases::load(&path)?;
+    for w in warnings {
+        eprintln!("note: {} line {}: {}", path.display(), w.line, w.reason);
+    }
+    Ok(aliases)
 }
 
 fn import_options(a: &args::ChunkArgs) -> anyhow::Result<ImportOptions> {

@@ -299,3 +299,47 @@ pub fn human_bytes(n: u64) -> String {
         format!("{v:.1} {}", UNITS[u])
     }
 }
+
+/// Prints search results: ranked passages, or "not found" with the related ones.
+pub fn search(r: &evident_core::search::SearchResult, json: bool) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    if json {
+        writeln!(out, "{}", serde_json::to_string_pretty(r)?)?;
+        return Ok(());
+    }
+    if r.query.truncated {
+        writeln!(
+            out,
+            "note: only the first 1000 characters of the question were used"
+        )?;
+    }
+    if let Some(reason) = &r.not_found_reason {
+        writeln!(out, "Not found in your documents: {reason}.")?;
+        if !r.passages.is_empty() {
+            writeln!(out, "Related, but not an answer:")?;
+        }
+    }
+    for p in &r.passages {
+        let pages = if p.page_start == p.page_end {
+            format!("p. {}", p.page_start)
+        } else {
+            format!("pp. {}-{}", p.page_start, p.page_end)
+        };
+        let heading = if p.heading_path.is_empty() {
+            String::new()
+        } else {
+            format!(" > {}", p.heading_path.join(" > "))
+        };
+        writeln!(
+            out,
+            "[{}] {}{heading} ({pages}, {}) score {:.2}, covers {:.0}%",
+            p.n,
+            p.title,
+            display(&p.doc_path),
+            p.score,
+            100.0 * p.coverage
+        )?;
+        writeln!(out, "    {}", p.highlight.text.replace('\n', " "))?;
+    }
+    Ok(())
+}

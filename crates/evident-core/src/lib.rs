@@ -32,8 +32,10 @@
 pub mod chunk;
 pub mod error;
 pub mod extract;
+pub mod grounding;
 pub mod import;
 pub mod paths;
+pub mod search;
 pub mod store;
 pub mod text;
 

@@ -14,6 +14,7 @@
 mod chunks;
 mod documents;
 mod migrations;
+mod retrieval;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -22,6 +23,7 @@ use rusqlite::{Connection, ErrorCode, OptionalExtension, params};
 
 pub use chunks::{ChunkRecord, PageRecord};
 pub use documents::{DocumentRecord, NewDocument, sha256_hex};
+pub use retrieval::StoredPassage;
 
 use crate::chunk::CHUNKER_VERSION;
 use crate::text::segment::{TOKENIZER_NAME, TOKENIZER_VERSION};
@@ -98,6 +100,11 @@ impl Store {
         };
         store.migrate()?;
         store.check_versions()?;
+        // Per-connection view of the index's term statistics, for query planning.
+        store.conn.execute_batch(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunk_vocab
+                 USING fts5vocab(main, chunk_index, 'row')",
+        )?;
         Ok(store)
     }
 

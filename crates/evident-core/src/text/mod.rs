@@ -5,5 +5,6 @@
 //! everything that shapes a token lives here and nowhere else.
 
 pub mod normalize;
+pub mod numbers;
 pub mod segment;
 pub mod sentence;

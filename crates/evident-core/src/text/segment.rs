@@ -13,40 +13,100 @@
 //! Changing anything here changes the index: bump [`TOKENIZER_VERSION`] so existing
 //! databases are detected and re-indexed instead of silently mixing two tokenisations.
 
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use jieba_rs::Jieba;
+use rust_stemmers::{Algorithm, Stemmer};
 
-use super::normalize::{flatten_lines, normalize_numbers};
+use super::normalize::{flatten_lines, nfkc, normalize_numbers};
 
 /// Name recorded in the database next to [`TOKENIZER_VERSION`].
-pub const TOKENIZER_NAME: &str = "jieba-rs 0.11 cut_for_search (no HMM), lowercase, numbers";
+pub const TOKENIZER_NAME: &str = "jieba-rs 0.11 cut_for_search (no HMM), lowercase, numbers, \
+     Snowball English stems, fast2s Traditional-to-Simplified";
 
 /// Version of the token rules; stored in the database and compared on open.
-pub const TOKENIZER_VERSION: u32 = 1;
+///
+/// 2: English words are reduced to their Snowball stem (`approvals` and `approved`
+/// index as `approv`), so a question matches every inflection of a word; Traditional
+/// Chinese is segmented as Simplified (臺灣 and 台湾 index alike).
+pub const TOKENIZER_VERSION: u32 = 2;
 
 static JIEBA: LazyLock<Jieba> = LazyLock::new(Jieba::new);
+static STEMMER: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
 
 /// Tokens of `text` for the index, space-separated, and how many there are.
 ///
 /// The string is what goes into the FTS5 table; the count is what chunk sizes are
 /// measured in, so chunking and indexing agree on what a token is.
 pub fn index_tokens(text: &str) -> (String, usize) {
-    let prepared = normalize_numbers(&flatten_lines(&text.to_lowercase()));
+    let prepared = prepare(text);
     let mut out = String::with_capacity(prepared.len() + prepared.len() / 2);
     let mut count = 0;
     for token in JIEBA.cut_for_search(&prepared, false) {
-        let token = token.word;
-        if !token.chars().any(char::is_alphanumeric) {
+        let Some(token) = index_form(token.word) else {
             continue;
-        }
+        };
         if count > 0 {
             out.push(' ');
         }
-        out.push_str(token.trim());
+        out.push_str(&token);
         count += 1;
     }
     (out, count)
+}
+
+/// The words of a question or claim, in order, in index form.
+///
+/// Uses jieba's plain `cut`, which keeps a word whole (副总经理 stays one term); every
+/// such word is also an index token, because search mode emits the whole word besides
+/// the words inside it. Unlike [`index_tokens`] the input is NFKC-normalised first, as
+/// typed questions may hold full-width letters and digits that documents have already
+/// lost on import.
+pub fn query_terms(text: &str) -> Vec<String> {
+    let prepared = prepare(&nfkc(text));
+    JIEBA
+        .cut(&prepared, false)
+        .into_iter()
+        .filter_map(|t| index_form(t.word).map(Cow::into_owned))
+        .collect()
+}
+
+/// Index tokens of `text` as a list (see [`index_tokens`]); for matching a question's
+/// words against a passage already in memory.
+pub fn passage_tokens(text: &str) -> Vec<String> {
+    let prepared = prepare(text);
+    JIEBA
+        .cut_for_search(&prepared, false)
+        .into_iter()
+        .filter_map(|t| index_form(t.word).map(Cow::into_owned))
+        .collect()
+}
+
+/// Text as the segmenter sees it: lower case, lines joined, numbers unified, and
+/// Traditional Chinese characters mapped to Simplified (char for char, so lengths keep).
+/// jieba's dictionary is Simplified; without the mapping it cuts Traditional text into
+/// odd pieces, and a question typed in one script would miss a document in the other.
+fn prepare(text: &str) -> String {
+    fast2s::convert(&normalize_numbers(&flatten_lines(&text.to_lowercase())))
+}
+
+/// A jieba word as the index stores it: trimmed, stemmed when it is an English word,
+/// `None` when it holds no letter or digit (punctuation, spaces).
+fn index_form(word: &str) -> Option<Cow<'_, str>> {
+    let word = word.trim();
+    if !word.chars().any(char::is_alphanumeric) {
+        return None;
+    }
+    if word.len() > 2 && word.bytes().all(|b| b.is_ascii_lowercase()) {
+        return Some(STEMMER.stem(word));
+    }
+    Some(Cow::Borrowed(word))
+}
+
+/// One word in index form (lower-cased, stemmed if English); `None` for punctuation.
+pub fn term_form(word: &str) -> Option<String> {
+    index_form(&word.to_lowercase()).map(Cow::into_owned)
 }
 
 /// Number of index tokens in `text` (see [`index_tokens`]).
@@ -57,6 +117,7 @@ pub fn token_count(text: &str) -> usize {
 /// Loads the dictionary now rather than on first use (for predictable timings).
 pub fn warm_up() {
     LazyLock::force(&JIEBA);
+    LazyLock::force(&STEMMER);
 }
 
 #[cfg(test)]
@@ -81,8 +142,8 @@ mod tests {
     #[test]
     fn mixed_text_is_lowercased_and_numbers_unified() {
         let t = tokens("Parental Leave 超过5,000元");
-        assert!(t.contains(&"parental".to_owned()), "{t:?}");
-        assert!(t.contains(&"leave".to_owned()), "{t:?}");
+        assert!(t.contains(&"parent".to_owned()), "{t:?}");
+        assert!(t.contains(&"leav".to_owned()), "{t:?}");
         assert!(
             t.contains(&"5000".to_owned()),
             "5,000 must index as 5000: {t:?}"
@@ -90,6 +151,39 @@ mod tests {
         assert!(
             !t.iter().any(|x| x == "," || x == " "),
             "punctuation is dropped: {t:?}"
+        );
+    }
+
+    #[test]
+    fn english_inflections_index_alike() {
+        assert_eq!(tokens("approvals"), tokens("approved"));
+        assert_eq!(tokens("Leaves"), tokens("leave"));
+        assert_eq!(
+            query_terms("How many days of parental leave?"),
+            ["how", "mani", "day", "of", "parent", "leav"],
+            "questions are stemmed exactly like documents"
+        );
+    }
+
+    #[test]
+    fn query_terms_keep_whole_words_that_the_index_also_holds() {
+        let q = query_terms("分管副总经理");
+        let index = tokens("需经分管副总经理审批");
+        for term in &q {
+            assert!(index.contains(term), "{term} of {q:?} not in {index:?}");
+        }
+        assert_eq!(
+            query_terms("ＡＰＭ２１０"),
+            ["apm210"],
+            "full width is folded"
+        );
+    }
+
+    #[test]
+    fn traditional_and_simplified_index_alike() {
+        assert_eq!(
+            tokens("員工請假須經經理審批"),
+            tokens("员工请假须经经理审批")
         );
     }
 

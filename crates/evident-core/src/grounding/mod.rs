@@ -1,0 +1,363 @@
+//! The grounding check: is every sentence of an answer backed by what it cites?
+//!
+//! Used for every answer, whoever wrote it. For each sentence:
+//!
+//! 1. Citation markers are parsed ([`citations`]); a number outside the retrieved set
+//!    is a fabricated citation.
+//! 2. The cited passage must support the sentence: at least [`SUPPORTED_SHARE`] of the
+//!    sentence's content words occur in it, every number of the sentence occurs in it
+//!    (by value: 5,000 = 5000 = 五千), and the passage sentence that matches best has
+//!    the same negation as the claim (不/未/无/禁止/不得/not/no/never).
+//! 3. A sentence without a citation is checked against every retrieved passage.
+//!
+//! The verdict is `supported`, `partially_supported` or `unsupported`, with reasons a
+//! person can read and the offsets of the supporting span for highlighting. The check
+//! is deliberately lexical and strict: it cannot judge a paraphrase that shares no
+//! words with its source, and it flags such sentences rather than guess.
+
+pub mod citations;
+pub mod claims;
+
+use serde::Serialize;
+
+use crate::search::Passage;
+use crate::text::sentence::split_sentences;
+use claims::{Claim, negations, token_set};
+
+/// Share of a sentence's content words that must occur in its source to support it.
+pub const SUPPORTED_SHARE: f64 = 0.7;
+/// Below this share a source does not support the sentence at all.
+pub const PARTIAL_SHARE: f64 = 0.4;
+
+/// How well a sentence is backed by its sources.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// A cited (or, if uncited, some retrieved) passage backs the sentence.
+    Supported,
+    /// Some of it is backed; the reasons say what is not.
+    PartiallySupported,
+    /// Nothing retrieved backs it (or it cites what was not retrieved).
+    Unsupported,
+}
+
+/// The passage span that best supports a sentence.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Support {
+    /// Which passage (`[n]`).
+    pub n: usize,
+    /// Its chunk id.
+    pub chunk_id: i64,
+    /// Char offset of the span in the document text.
+    pub char_start: i64,
+    /// Char offset just past the span in the document text.
+    pub char_end: i64,
+    /// Char offset of the span in the passage text.
+    pub passage_char_start: usize,
+    /// Char offset just past the span in the passage text.
+    pub passage_char_end: usize,
+    /// The span's text.
+    pub text: String,
+}
+
+/// The verdict on one sentence of an answer.
+#[derive(Debug, Clone, Serialize)]
+pub struct SentenceVerdict {
+    /// The sentence without its citation markers.
+    pub text: String,
+    /// Byte range of the sentence (markers included) in the answer.
+    pub start: usize,
+    /// Byte offset just past the sentence in the answer.
+    pub end: usize,
+    /// Passage numbers the sentence cites.
+    pub citations: Vec<usize>,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Why, in words for the user (empty when plainly supported).
+    pub reasons: Vec<String>,
+    /// The best supporting span, if any passage supports the sentence at least partly.
+    pub support: Option<Support>,
+}
+
+/// How one passage fares against one claim.
+struct Assessment {
+    verdict: Verdict,
+    reasons: Vec<String>,
+    support: Option<Support>,
+    share: f64,
+}
+
+/// Checks every sentence of `answer` against the retrieved `passages` (whose `n` are
+/// the numbers `[n]` refers to).
+pub fn check(answer: &str, passages: &[Passage]) -> Vec<SentenceVerdict> {
+    let passages_tokens: Vec<_> = passages
+        .iter()
+        .map(|p| {
+            let mut t = token_set(&p.text);
+            t.extend(token_set(&p.heading_path.join(" ")));
+            t
+        })
+        .collect();
+    sentences_with_markers(answer)
+        .into_iter()
+        .filter_map(|(start, end)| {
+            let raw = &answer[start..end];
+            let text = citations::strip_markers(raw).trim().to_owned();
+            let cited: Vec<usize> = citations::markers(raw)
+                .into_iter()
+                .flat_map(|m| m.numbers)
+                .fold(Vec::new(), |mut v, n| {
+                    if !v.contains(&n) {
+                        v.push(n);
+                    }
+                    v
+                });
+            if text.is_empty() {
+                return None;
+            }
+            Some(judge(text, start, end, cited, passages, &passages_tokens))
+        })
+        .collect()
+}
+
+fn judge(
+    text: String,
+    start: usize,
+    end: usize,
+    cited: Vec<usize>,
+    passages: &[Passage],
+    tokens: &[std::collections::HashSet<String>],
+) -> SentenceVerdict {
+    let claim = Claim::of(&text);
+    let mut reasons = Vec::new();
+    let known = |n: usize| passages.iter().position(|p| p.n == n);
+    let fabricated: Vec<usize> = cited
+        .iter()
+        .copied()
+        .filter(|&n| known(n).is_none())
+        .collect();
+    for n in &fabricated {
+        reasons.push(format!("cites [{n}], which was not retrieved"));
+    }
+    if claim.is_empty() {
+        // Nothing to verify ("Yes.", "综上："): it stands or falls with its neighbours.
+        let verdict = if fabricated.is_empty() {
+            Verdict::Supported
+        } else {
+            Verdict::Unsupported
+        };
+        return SentenceVerdict {
+            text,
+            start,
+            end,
+            citations: cited,
+            verdict,
+            reasons,
+            support: None,
+        };
+    }
+    let valid: Vec<usize> = cited.iter().filter_map(|&n| known(n)).collect();
+    let best_of = |indices: &[usize]| -> Option<Assessment> {
+        indices
+            .iter()
+            .map(|&i| assess(&claim, &passages[i], &tokens[i]))
+            .max_by(|a, b| {
+                rank(a.verdict)
+                    .cmp(&rank(b.verdict))
+                    .then(a.share.total_cmp(&b.share))
+            })
+    };
+    let all: Vec<usize> = (0..passages.len()).collect();
+    let (mut verdict, support) = if let Some(best) = best_of(&valid) {
+        if best.verdict != Verdict::Supported
+            && let Some(other) = best_of(&all).filter(|o| o.verdict == Verdict::Supported)
+            && let Some(s) = &other.support
+            && !valid.iter().any(|&i| passages[i].n == s.n)
+        {
+            reasons.push(format!(
+                "[{}] supports this sentence, but it cites {}",
+                s.n,
+                cite_list(&valid.iter().map(|&i| passages[i].n).collect::<Vec<_>>())
+            ));
+        }
+        reasons.extend(best.reasons);
+        (best.verdict, best.support)
+    } else if !fabricated.is_empty() {
+        (Verdict::Unsupported, None)
+    } else {
+        match best_of(&all) {
+            Some(best) if best.verdict != Verdict::Unsupported => {
+                if let Some(s) = &best.support {
+                    reasons.push(format!("no citation; [{}] supports it", s.n));
+                }
+                reasons.extend(best.reasons);
+                (best.verdict, best.support)
+            }
+            _ => {
+                reasons.push("no citation, and no retrieved passage supports it".into());
+                (Verdict::Unsupported, None)
+            }
+        }
+    };
+    if !fabricated.is_empty() && verdict == Verdict::Supported {
+        verdict = Verdict::PartiallySupported;
+    }
+    finish(text, start, end, cited, verdict, reasons, support)
+}
+
+fn finish(
+    text: String,
+    start: usize,
+    end: usize,
+    citations: Vec<usize>,
+    verdict: Verdict,
+    reasons: Vec<String>,
+    support: Option<Support>,
+) -> SentenceVerdict {
+    SentenceVerdict {
+        text,
+        start,
+        end,
+        citations,
+        verdict,
+        reasons,
+        support,
+    }
+}
+
+fn rank(v: Verdict) -> u8 {
+    match v {
+        Verdict::Unsupported => 0,
+        Verdict::PartiallySupported => 1,
+        Verdict::Supported => 2,
+    }
+}
+
+fn cite_list(ns: &[usize]) -> String {
+    ns.iter().map(|n| format!("[{n}]")).collect()
+}
+
+/// Judges `claim` against one passage.
+fn assess(
+    claim: &Claim,
+    passage: &Passage,
+    tokens: &std::collections::HashSet<String>,
+) -> Assessment {
+    let n = passage.n;
+    let mut reasons = Vec::new();
+    let found = claim.terms.iter().filter(|t| tokens.contains(*t)).count();
+    let share = if claim.terms.is_empty() {
+        1.0
+    } else {
+        found as f64 / claim.terms.len() as f64
+    };
+    // The passage sentence sharing most words with the claim, with one neighbour on
+    // each side: the span shown as support and compared for negation.
+    let sentences = split_sentences(&passage.text);
+    let mut best = (0usize, 0usize);
+    for (i, &(s, e)) in sentences.iter().enumerate() {
+        let t = token_set(&passage.text[s..e]);
+        let c = claim.terms.iter().filter(|x| t.contains(*x)).count();
+        if c > best.1 {
+            best = (i, c);
+        }
+    }
+    let span = sentences.get(best.0).copied();
+    let passage_numbers: Vec<String> = crate::text::numbers::numbers_in(&passage.text)
+        .into_iter()
+        .map(|m| m.value)
+        .collect();
+    let missing_numbers: Vec<&String> = claim
+        .numbers
+        .iter()
+        .filter(|v| !passage_numbers.contains(v))
+        .collect();
+    for v in &missing_numbers {
+        reasons.push(format!("{v} does not appear in [{n}]"));
+    }
+    let mut negation_mismatch = false;
+    if let Some((s, e)) = span {
+        let source_neg = negations(&passage.text[s..e]);
+        if (claim.negations == 0) != (source_neg == 0) {
+            negation_mismatch = true;
+            reasons.push(if claim.negations > 0 {
+                format!("the sentence negates what [{n}] states")
+            } else {
+                format!("[{n}] states this in the negative")
+            });
+        }
+    }
+    let verdict = if share < PARTIAL_SHARE || !missing_numbers.is_empty() || negation_mismatch {
+        if share < PARTIAL_SHARE {
+            reasons.push(format!(
+                "only {found} of its {} key words appear in [{n}]",
+                claim.terms.len()
+            ));
+        }
+        Verdict::Unsupported
+    } else if share < SUPPORTED_SHARE {
+        reasons.push(format!(
+            "{found} of its {} key words appear in [{n}]",
+            claim.terms.len()
+        ));
+        Verdict::PartiallySupported
+    } else {
+        Verdict::Supported
+    };
+    let support = span.filter(|_| share >= PARTIAL_SHARE).map(|(s, e)| {
+        let before = passage.text[..s].chars().count();
+        let len = passage.text[s..e].chars().count();
+        Support {
+            n,
+            chunk_id: passage.chunk_id,
+            char_start: passage.char_start + before as i64,
+            char_end: passage.char_start + (before + len) as i64,
+            passage_char_start: before,
+            passage_char_end: before + len,
+            text: passage.text[s..e].to_owned(),
+        }
+    });
+    Assessment {
+        verdict,
+        reasons,
+        support,
+        share,
+    }
+}
+
+/// Sentence ranges of an answer, with citation markers that follow a sentence's end
+/// (`…审批。[1]`) kept with that sentence.
+fn sentences_with_markers(answer: &str) -> Vec<(usize, usize)> {
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for (s, e) in split_sentences(answer) {
+        let only_markers = citations::strip_markers(&answer[s..e]).trim().is_empty();
+        match out.last_mut() {
+            Some(last) if only_markers => last.1 = e,
+            _ => out.push((s, e)),
+        }
+    }
+    // A marker right after a terminator may have been split off into the next sentence:
+    // "…审批。[1] 其次…" — move leading markers back.
+    let mut fixed: Vec<(usize, usize)> = Vec::with_capacity(out.len());
+    for (s, e) in out {
+        let text = &answer[s..e];
+        let lead = citations::markers(text)
+            .into_iter()
+            .take_while(|m| text[..m.start].trim().is_empty())
+            .last()
+            .map(|m| m.end);
+        match (lead, fixed.last_mut()) {
+            (Some(l), Some(prev)) => {
+                prev.1 = s + l;
+                if !text[l..].trim().is_empty() {
+                    fixed.push((s + l, e));
+                }
+            }
+            _ => fixed.push((s, e)),
+        }
+    }
+    fixed
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,160 @@
+//! The user's alias table: words their company uses for the same thing.
+//!
+//! A plain UTF-8 file, one group per line, phrases separated by `=`:
+//!
+//! ```text
+//! # Evident aliases: a question with any phrase of a line also finds the others.
+//! 退钱 = 退款
+//! APM-210 = APM210
+//! Q1 = 第一季度 = first quarter
+//! ```
+//!
+//! Aliases expand the question, not the index, so editing the file takes effect on the
+//! next question with no re-index. Lines that are blank or start with `#` are ignored;
+//! a line with fewer than two phrases is reported, not guessed at.
+
+use std::path::{Path, PathBuf};
+
+use crate::text::normalize::nfkc;
+use crate::text::segment::query_terms;
+use crate::{Error, Result};
+
+/// File name of the alias table, kept next to the database.
+pub const ALIASES_FILE: &str = "aliases.txt";
+
+/// A parsed alias table.
+#[derive(Debug, Clone, Default)]
+pub struct Aliases {
+    groups: Vec<Vec<Phrase>>,
+}
+
+/// One phrase of an alias group: how it reads and its index tokens.
+#[derive(Debug, Clone)]
+pub struct Phrase {
+    /// The phrase, NFKC-normalised and lower-cased.
+    pub text: String,
+    /// Its index tokens, in order.
+    pub tokens: Vec<String>,
+}
+
+/// A problem on one line of the alias file.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct AliasWarning {
+    /// 1-based line number.
+    pub line: usize,
+    /// What is wrong.
+    pub reason: String,
+}
+
+impl Aliases {
+    /// Parses alias lines; returns the table and one warning per unusable line.
+    pub fn parse(text: &str) -> (Self, Vec<AliasWarning>) {
+        let mut groups = Vec::new();
+        let mut warnings = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let phrases: Vec<Phrase> = line
+                .split('=')
+                .map(|p| nfkc(p.trim()).to_lowercase())
+                .filter(|p| !p.is_empty())
+                .map(|text| Phrase {
+                    tokens: query_terms(&text),
+                    text,
+                })
+                .filter(|p| !p.tokens.is_empty())
+                .collect();
+            if phrases.len() < 2 {
+                warnings.push(AliasWarning {
+                    line: i + 1,
+                    reason: "needs at least two phrases separated by '=', e.g. 退钱 = 退款".into(),
+                });
+                continue;
+            }
+            groups.push(phrases);
+        }
+        (Self { groups }, warnings)
+    }
+
+    /// Loads the table from `path`; a missing file is an empty table.
+    pub fn load(path: &Path) -> Result<(Self, Vec<AliasWarning>)> {
+        match std::fs::read(path) {
+            Ok(bytes) => {
+                let text = String::from_utf8(bytes).map_err(|_| {
+                    Error::input(path, "the alias file is not UTF-8 text; save it as UTF-8")
+                })?;
+                Ok(Self::parse(&text))
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok((Self::default(), vec![])),
+            Err(e) => Err(Error::io(path, e)),
+        }
+    }
+
+    /// The alias file that belongs to the database at `db`.
+    pub fn path_for(db: &Path) -> PathBuf {
+        db.parent()
+            .unwrap_or_else(|| Path::new("."))
+            .join(ALIASES_FILE)
+    }
+
+    /// Groups with a phrase whose tokens occur in order in `tokens` (a question's terms):
+    /// `(start, len, group)` for each match.
+    pub(crate) fn matches<'a>(&'a self, tokens: &[String]) -> Vec<(usize, usize, &'a [Phrase])> {
+        let mut out = Vec::new();
+        for group in &self.groups {
+            for phrase in group {
+                let n = phrase.tokens.len();
+                if let Some(start) = tokens
+                    .windows(n)
+                    .position(|w| w == phrase.tokens.as_slice())
+                {
+                    out.push((start, n, group.as_slice()));
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    /// Number of alias groups.
+    pub fn len(&self) -> usize {
+        self.groups.len()
+    }
+
+    /// Whether the table is empty.
+    pub fn is_empty(&self) -> bool {
+        self.groups.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_parse_and_bad_lines_are_reported() {
+        let (a, w) =
+            Aliases::parse("# comment\n退钱 = 退款\n\nAPM-210 = APM210 = ＡＰＭ２１０\noops\n");
+        assert_eq!(a.len(), 2);
+        assert_eq!(w.len(), 1);
+        assert_eq!(w[0].line, 5, "the warning names the line: {w:?}");
+    }
+
+    #[test]
+    fn a_phrase_matches_the_question_terms_in_order() {
+        let (a, _) = Aliases::parse("退钱 = 退款\n");
+        let q = query_terms("怎么退钱");
+        let m = a.matches(&q);
+        assert_eq!(m.len(), 1, "{q:?}");
+        assert!(m[0].2.iter().any(|p| p.text == "退款"));
+    }
+
+    #[test]
+    fn a_missing_file_is_an_empty_table() {
+        let (a, w) = Aliases::load(Path::new("/nonexistent/evident/aliases.txt"))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(a.is_empty() && w.is_empty());
+    }
+}

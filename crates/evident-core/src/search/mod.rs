@@ -1,0 +1,306 @@
+//! Retrieval: from a question to ranked, citable passages, or an honest "not found".
+//!
+//! ```text
+//! question ──analyse──▶ key terms (+ aliases, number spellings)
+//!          ──plan──▶ FTS5 OR-query over the terms that are not too common
+//!          ──BM25──▶ candidates ──rank──▶ passages, best sentence marked
+//!          ──floor──▶ answerable, or "not found in your documents"
+//! ```
+//!
+//! The query plan drops terms that occur in more than [`COMMON_TERM_SHARE`] of chunks
+//! from the full-text query (they would make FTS5 score most of the index) but keeps
+//! them for re-scoring, where they still count. The relevance floor judges the best
+//! passage's coverage of the question's key terms, not its raw BM25 score, which says
+//! little about whether a question is answerable (see `rank`).
+
+pub mod aliases;
+pub mod query;
+pub mod rank;
+pub mod stopwords;
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use serde::Serialize;
+
+pub use aliases::Aliases;
+pub use query::{Query, Term};
+
+use crate::extract::DocumentKind;
+use crate::store::Store;
+use crate::{Error, Result};
+
+/// Terms in more than this share of chunks are left out of the full-text query.
+pub const COMMON_TERM_SHARE: f64 = 0.25;
+
+/// Default relevance floor on the best passage's coverage of the question (0..1).
+/// Chosen on the evaluation sets; see `evident eval --sweep-floor`.
+pub const DEFAULT_FLOOR: f64 = 0.4;
+
+/// Options of one search.
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchOptions {
+    /// Passages to return (at least 1).
+    pub k: usize,
+    /// BM25 candidates re-scored before the best `k` are kept.
+    pub candidates: usize,
+    /// Relevance floor on the best passage's coverage (0..1).
+    pub floor: f64,
+    /// Only search these documents (ids); `None` searches all.
+    pub documents: Option<Vec<i64>>,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        Self {
+            k: 5,
+            candidates: 30,
+            floor: DEFAULT_FLOOR,
+            documents: None,
+        }
+    }
+}
+
+impl SearchOptions {
+    /// Rejects settings that cannot work.
+    pub fn validate(&self) -> Result<()> {
+        if self.k == 0 {
+            return Err(Error::InvalidConfig(
+                "k must be at least 1 (the number of passages to return)".into(),
+            ));
+        }
+        if !(0.0..=1.0).contains(&self.floor) {
+            return Err(Error::InvalidConfig(format!(
+                "the relevance floor must be between 0 and 1, not {}",
+                self.floor
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// A retrieved passage: a chunk with where it came from and why it ranked.
+#[derive(Debug, Clone, Serialize)]
+pub struct Passage {
+    /// 1-based rank; what `[n]` citations refer to.
+    pub n: usize,
+    /// Chunk id.
+    pub chunk_id: i64,
+    /// Document id.
+    pub doc_id: i64,
+    /// Source file.
+    pub doc_path: PathBuf,
+    /// Document title.
+    pub title: String,
+    /// Document format.
+    pub kind: DocumentKind,
+    /// Position of the chunk in its document.
+    pub ordinal: i64,
+    /// Headings above the passage.
+    pub heading_path: Vec<String>,
+    /// First page.
+    pub page_start: u32,
+    /// Last page.
+    pub page_end: u32,
+    /// Char offset of the passage in the document text.
+    pub char_start: i64,
+    /// Char offset just past the passage.
+    pub char_end: i64,
+    /// Index tokens in the passage.
+    pub token_count: i64,
+    /// The passage text.
+    pub text: String,
+    /// The sentence that best matches the question, for highlighting.
+    pub highlight: Highlight,
+    /// Blended ranking score.
+    pub score: f64,
+    /// BM25 score.
+    pub bm25: f64,
+    /// IDF-weighted share of the question's key terms in the passage.
+    pub coverage: f64,
+    /// Key terms of the question found in the passage.
+    pub matched_terms: Vec<String>,
+}
+
+/// A span to highlight, in char offsets of the document text and of the passage text.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Highlight {
+    /// Char offset in the document text.
+    pub char_start: i64,
+    /// Char offset just past the span in the document text.
+    pub char_end: i64,
+    /// Char offset in the passage text.
+    pub passage_char_start: usize,
+    /// Char offset just past the span in the passage text.
+    pub passage_char_end: usize,
+    /// The highlighted text.
+    pub text: String,
+}
+
+/// What a search found.
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchResult {
+    /// The analysed question.
+    pub query: Query,
+    /// True when no passage clears the relevance floor: the documents do not answer
+    /// the question, and `passages` are only related.
+    pub not_found: bool,
+    /// Why nothing was found, in words for the user.
+    pub not_found_reason: Option<String>,
+    /// Passages, best first (related ones when `not_found`).
+    pub passages: Vec<Passage>,
+    /// Best passage's coverage of the question's key terms (what the floor judges).
+    pub top_coverage: f64,
+    /// Milliseconds spent.
+    pub elapsed_ms: f64,
+}
+
+/// Searches `store` for `question`.
+pub fn search(
+    store: &Store,
+    question: &str,
+    aliases: &Aliases,
+    options: &SearchOptions,
+) -> Result<SearchResult> {
+    options.validate()?;
+    let started = Instant::now();
+    let query = Query::analyse(question, aliases);
+    let finish =
+        |query: Query, passages: Vec<Passage>, reason: Option<String>, top: f64| SearchResult {
+            query,
+            not_found: reason.is_some(),
+            not_found_reason: reason,
+            passages,
+            top_coverage: top,
+            elapsed_ms: started.elapsed().as_secs_f64() * 1e3,
+        };
+    if query.terms.is_empty() {
+        let reason = "the question has no words to look for (only question words or punctuation)";
+        return Ok(finish(query, vec![], Some(reason.into()), 0.0));
+    }
+    let n = store.chunk_count()?;
+    if n == 0 {
+        let reason = "no documents are imported yet";
+        return Ok(finish(query, vec![], Some(reason.into()), 0.0));
+    }
+    // Document frequency of a term: its most frequent spelling; a phrase counts as
+    // frequent as its rarest word (an upper bound on the phrase).
+    let mut dfs = Vec::with_capacity(query.terms.len());
+    for term in &query.terms {
+        let mut best = 0;
+        for alt in &term.alternatives {
+            let mut rarest = i64::MAX;
+            for token in alt {
+                rarest = rarest.min(store.document_frequency(token)?);
+            }
+            if rarest != i64::MAX {
+                best = best.max(rarest);
+            }
+        }
+        dfs.push(best);
+    }
+    let weights: Vec<f64> = dfs.iter().map(|&df| rank::idf(df, n)).collect();
+    let present: Vec<usize> = (0..dfs.len()).filter(|&i| dfs[i] > 0).collect();
+    if present.is_empty() {
+        let reason = "none of the question's key words occurs in your documents";
+        return Ok(finish(query, vec![], Some(reason.into()), 0.0));
+    }
+    let selective: Vec<usize> = present
+        .iter()
+        .copied()
+        .filter(|&i| (dfs[i] as f64) <= COMMON_TERM_SHARE * n as f64)
+        .collect();
+    let chosen = if selective.is_empty() {
+        &present
+    } else {
+        &selective
+    };
+    let Some(expr) = query.match_expression(chosen) else {
+        let reason = "the question has no words to look for";
+        return Ok(finish(query, vec![], Some(reason.into()), 0.0));
+    };
+    let limit = options.candidates.max(options.k);
+    let scope = options.documents.as_deref();
+    let mut hits = store.match_chunks(&expr, limit, scope)?;
+    // Too few candidates from the selective terms (a small scope, or the rare words are
+    // not where the answer is): let the common terms find candidates too.
+    if hits.len() < limit
+        && chosen.len() < present.len()
+        && let Some(all) = query.match_expression(&present)
+    {
+        hits = store.match_chunks(&all, limit, scope)?;
+    }
+    let ids: Vec<i64> = hits.iter().map(|h| h.0).collect();
+    let stored = store.passages(&ids)?;
+    let mut scored: Vec<rank::Scored> = stored
+        .into_iter()
+        .zip(hits.iter().map(|h| h.1))
+        .map(|(p, bm25)| rank::score(&query, &weights, p, bm25))
+        .collect();
+    rank::rank(&mut scored);
+    scored.truncate(options.k);
+    let top = scored.first().map_or(0.0, |s| s.coverage);
+    let passages: Vec<Passage> = scored
+        .into_iter()
+        .enumerate()
+        .map(|(i, s)| into_passage(i + 1, &query, s))
+        .collect();
+    let reason = if passages.is_empty() {
+        Some("no passage contains the question's key words".to_owned())
+    } else if top < options.floor {
+        let matched = &passages[0].matched_terms;
+        let missing: Vec<&str> = query
+            .terms
+            .iter()
+            .map(|t| t.text.as_str())
+            .filter(|t| !matched.iter().any(|m| m == t))
+            .collect();
+        Some(format!(
+            "the closest passages miss key words of the question ({})",
+            missing.join(", ")
+        ))
+    } else {
+        None
+    };
+    Ok(finish(query, passages, reason, top))
+}
+
+fn into_passage(n: usize, query: &Query, s: rank::Scored) -> Passage {
+    let p = s.passage;
+    let (bs, be) = s.best_sentence;
+    let before = p.text[..bs].chars().count();
+    let len = p.text[bs..be].chars().count();
+    Passage {
+        n,
+        chunk_id: p.chunk_id,
+        doc_id: p.doc_id,
+        doc_path: p.doc_path,
+        title: p.title,
+        kind: p.kind,
+        ordinal: p.ordinal,
+        heading_path: p.heading_path,
+        page_start: p.page_start,
+        page_end: p.page_end,
+        char_start: p.char_start,
+        char_end: p.char_end,
+        token_count: p.token_count,
+        highlight: Highlight {
+            char_start: p.char_start + before as i64,
+            char_end: p.char_start + (before + len) as i64,
+            passage_char_start: before,
+            passage_char_end: before + len,
+            text: p.text[bs..be].to_owned(),
+        },
+        text: p.text,
+        score: s.score,
+        bm25: s.bm25,
+        coverage: s.coverage,
+        matched_terms: query
+            .terms
+            .iter()
+            .zip(&s.found)
+            .filter(|(_, f)| **f)
+            .map(|(t, _)| t.text.clone())
+            .collect(),
+    }
+}

@@ -1,0 +1,124 @@
+//! Words that carry the shape of a question, not what it is about.
+//!
+//! 怎么, 吗, how, do ... occur in every question and in countless passages, so they only
+//! add noise to BM25 and to the coverage measure of the relevance floor. They are
+//! removed from the key terms; the passage text is never filtered.
+
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+use crate::text::segment::term_form;
+
+const CHINESE: &[&str] = &[
+    "怎么",
+    "怎样",
+    "怎么样",
+    "如何",
+    "吗",
+    "呢",
+    "吧",
+    "啊",
+    "呀",
+    "哪些",
+    "哪个",
+    "哪",
+    "哪里",
+    "哪儿",
+    "什么",
+    "多少",
+    "几",
+    "是否",
+    "是不是",
+    "能否",
+    "可否",
+    "请问",
+    "请",
+    "我",
+    "我们",
+    "你",
+    "你们",
+    "的",
+    "了",
+    "着",
+    "过",
+    "是",
+    "在",
+    "有",
+    "和",
+    "与",
+    "及",
+    "或",
+    "或者",
+    "就",
+    "都",
+    "也",
+    "还",
+    "又",
+    "被",
+    "把",
+    "对",
+    "给",
+    "让",
+    "会",
+    "能",
+    "可以",
+    "应该",
+    "要",
+    "得",
+    "地",
+    "这",
+    "那",
+    "这个",
+    "那个",
+    "一下",
+    "谁",
+    "为什么",
+    "为何",
+    "么",
+    "啥",
+    "咋",
+    "之",
+    "其",
+    "而",
+    "等",
+    "该",
+    "呢",
+    "么样",
+    "有没有",
+    "是什么",
+    "叫",
+    "叫做",
+    "称为",
+    "为",
+];
+
+const ENGLISH: &[&str] = &[
+    "a", "an", "the", "is", "are", "was", "were", "be", "been", "being", "do", "does", "did",
+    "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "many", "much", "i",
+    "me", "my", "we", "our", "you", "your", "it", "its", "this", "that", "these", "those", "of",
+    "in", "on", "at", "to", "for", "from", "by", "with", "about", "as", "or", "and", "if", "can",
+    "could", "should", "would", "will", "shall", "may", "might", "must", "have", "has", "had",
+    "get", "there", "their", "they", "them", "any", "some", "please", "tell", "know", "am",
+];
+
+/// Words that ask for a number: the answer should then contain one.
+const ASKS_NUMBER: &[&str] = &["多少", "几", "how many", "how much", "how long"];
+
+static STOP: LazyLock<HashSet<String>> = LazyLock::new(|| {
+    CHINESE
+        .iter()
+        .chain(ENGLISH)
+        .filter_map(|w| term_form(w))
+        .collect()
+});
+
+/// Whether `term` (in index form) is a question word or particle.
+pub fn is_stop_word(term: &str) -> bool {
+    STOP.contains(term)
+}
+
+/// Whether the question asks for a number or amount (多少, 几, how many ...).
+pub fn asks_for_number(question: &str) -> bool {
+    let q = question.to_lowercase();
+    ASKS_NUMBER.iter().any(|w| q.contains(w))
+}
