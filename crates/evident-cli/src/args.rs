@@ -63,6 +63,33 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Answer a question from your documents, every sentence cited and checked.
+    Ask {
+        /// The question.
+        question: String,
+        #[command(flatten)]
+        search: SearchArgs,
+        /// Context budget in tokens (separate from --k).
+        #[arg(long, default_value_t = evident_core::answer::DEFAULT_BUDGET_TOKENS, value_name = "N")]
+        budget: usize,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check an answer written elsewhere; its [n] are the passages `search` returns.
+    Check {
+        /// The question the answer was written for.
+        #[arg(long)]
+        question: String,
+        /// File holding the answer text ("-" reads standard input).
+        #[arg(long, value_name = "FILE")]
+        answer_file: PathBuf,
+        #[command(flatten)]
+        search: SearchArgs,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
     /// Measure retrieval on a question set (../shared/eval/datasets/*/questions.jsonl).
     Eval {
         /// Questions file (JSON lines).

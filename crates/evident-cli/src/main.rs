@@ -114,6 +114,46 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             output::search(&result, json)?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Ask {
+            question,
+            search,
+            budget,
+            json,
+        } => {
+            let store = open(&db)?;
+            let aliases = load_aliases(&db)?;
+            let options = evident_core::answer::AskOptions {
+                search: search_options(&search),
+                budget_tokens: budget,
+            };
+            let answer = evident_core::answer::ask(&store, &question, &aliases, &options)?;
+            output::answer(&answer, json)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Check {
+            question,
+            answer_file,
+            search,
+            json,
+        } => {
+            let text = if answer_file.as_os_str() == "-" {
+                std::io::read_to_string(std::io::stdin()).context("cannot read standard input")?
+            } else {
+                std::fs::read_to_string(&answer_file)
+                    .with_context(|| format!("cannot read {}", answer_file.display()))?
+            };
+            let store = open(&db)?;
+            let aliases = load_aliases(&db)?;
+            let checked = evident_core::answer::check_text(
+                &store,
+                &question,
+                &text,
+                &aliases,
+                &search_options(&search),
+            )?;
+            output::checked(&checked, json)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Eval {
             questions,
             k,

@@ -343,3 +343,102 @@ pub fn search(r: &evident_core::search::SearchResult, json: bool) -> anyhow::Res
     }
     Ok(())
 }
+
+fn verdict_label(v: evident_core::grounding::Verdict) -> &'static str {
+    match v {
+        evident_core::grounding::Verdict::Supported => "supported",
+        evident_core::grounding::Verdict::PartiallySupported => "PARTLY SUPPORTED",
+        evident_core::grounding::Verdict::Unsupported => "UNSUPPORTED",
+    }
+}
+
+fn print_sources(
+    out: &mut impl Write,
+    sources: &[evident_core::answer::Source],
+) -> anyhow::Result<()> {
+    for s in sources {
+        let pages = if s.page_start == s.page_end {
+            format!("p. {}", s.page_start)
+        } else {
+            format!("pp. {}-{}", s.page_start, s.page_end)
+        };
+        let heading = if s.heading.is_empty() {
+            String::new()
+        } else {
+            format!(" > {}", s.heading)
+        };
+        let unused = if s.in_context {
+            ""
+        } else {
+            " (over budget, not used)"
+        };
+        writeln!(
+            out,
+            "[{}] {}{heading} ({pages}, {}){unused}",
+            s.n,
+            s.title,
+            display(&s.doc_path)
+        )?;
+        writeln!(out, "    \"{}\"", s.highlight.text.replace('\n', " "))?;
+    }
+    Ok(())
+}
+
+fn print_verdicts(
+    out: &mut impl Write,
+    sentences: &[evident_core::grounding::SentenceVerdict],
+) -> anyhow::Result<()> {
+    for s in sentences {
+        let cites: String = s.citations.iter().map(|n| format!("[{n}]")).collect();
+        writeln!(out, "  {:<16} {}{cites}", verdict_label(s.verdict), s.text)?;
+        for r in &s.reasons {
+            writeln!(out, "  {:<16}   - {r}", "")?;
+        }
+    }
+    Ok(())
+}
+
+/// Prints an answer: sentences with verdicts, notes, then sources.
+pub fn answer(a: &evident_core::answer::Answer, json: bool) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    if json {
+        writeln!(out, "{}", serde_json::to_string_pretty(a)?)?;
+        return Ok(());
+    }
+    match a.status {
+        evident_core::answer::Status::NotFound => {
+            writeln!(
+                out,
+                "Not found in your documents{}.",
+                a.not_found_reason
+                    .as_ref()
+                    .map(|r| format!(": {r}"))
+                    .unwrap_or_default()
+            )?;
+            if !a.sources.is_empty() {
+                writeln!(out, "\nRelated, but not an answer:")?;
+            }
+        }
+        evident_core::answer::Status::Answered => {
+            writeln!(out, "{}\n", a.text)?;
+            print_verdicts(&mut out, &a.sentences)?;
+            writeln!(out, "\nSources:")?;
+        }
+    }
+    for n in &a.notes {
+        writeln!(out, "note: {n}")?;
+    }
+    print_sources(&mut out, &a.sources)
+}
+
+/// Prints the verdicts on a checked answer.
+pub fn checked(c: &evident_core::answer::Checked, json: bool) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    if json {
+        writeln!(out, "{}", serde_json::to_string_pretty(c)?)?;
+        return Ok(());
+    }
+    print_verdicts(&mut out, &c.sentences)?;
+    writeln!(out, "\nPassages [n] refers to:")?;
+    print_sources(&mut out, &c.sources)
+}

@@ -29,6 +29,7 @@
 //! # Ok::<(), evident_core::Error>(())
 //! ```
 
+pub mod answer;
 pub mod chunk;
 pub mod error;
 pub mod extract;

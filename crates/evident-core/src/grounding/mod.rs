@@ -253,7 +253,7 @@ fn assess(
     };
     // The passage sentence sharing most words with the claim, with one neighbour on
     // each side: the span shown as support and compared for negation.
-    let sentences = split_sentences(&passage.text);
+    let sentences = crate::text::sentence::split_units(&passage.text);
     let mut best = (0usize, 0usize);
     for (i, &(s, e)) in sentences.iter().enumerate() {
         let t = token_set(&passage.text[s..e]);

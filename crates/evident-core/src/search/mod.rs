@@ -151,6 +151,8 @@ pub struct SearchResult {
     pub passages: Vec<Passage>,
     /// Best passage's coverage of the question's key terms (what the floor judges).
     pub top_coverage: f64,
+    /// IDF weight of each key term (same order as `query.terms`).
+    pub term_weights: Vec<f64>,
     /// Milliseconds spent.
     pub elapsed_ms: f64,
 }
@@ -172,6 +174,7 @@ pub fn search(
             not_found_reason: reason,
             passages,
             top_coverage: top,
+            term_weights: Vec::new(),
             elapsed_ms: started.elapsed().as_secs_f64() * 1e3,
         };
     if query.terms.is_empty() {
@@ -199,7 +202,12 @@ pub fn search(
         }
         dfs.push(best);
     }
-    let weights: Vec<f64> = dfs.iter().map(|&df| rank::idf(df, n)).collect();
+    let weights: Vec<f64> = query
+        .terms
+        .iter()
+        .zip(&dfs)
+        .map(|(t, &df)| rank::term_weight(t, rank::idf(df, n)))
+        .collect();
     let present: Vec<usize> = (0..dfs.len()).filter(|&i| dfs[i] > 0).collect();
     if present.is_empty() {
         let reason = "none of the question's key words occurs in your documents";
@@ -262,7 +270,9 @@ pub fn search(
     } else {
         None
     };
-    Ok(finish(query, passages, reason, top))
+    let mut result = finish(query, passages, reason, top);
+    result.term_weights = weights;
+    Ok(result)
 }
 
 fn into_passage(n: usize, query: &Query, s: rank::Scored) -> Passage {

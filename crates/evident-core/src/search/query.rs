@@ -118,9 +118,24 @@ fn number_spelling(token: &str) -> Option<String> {
     None
 }
 
-/// A token sequence as one FTS5 string: `"a b"`, with `"` doubled inside.
+/// A token sequence as one FTS5 string: `"a b"`, with `"` doubled inside. A lone
+/// Chinese character is a prefix query (`"发"*` finds 发放 and 发布): as a word of its
+/// own it is rare in the index, but as the head of a word it is how questions are
+/// typed.
 fn quote_phrase(tokens: &[String]) -> String {
-    format!("\"{}\"", tokens.join(" ").replace('"', "\"\""))
+    let quoted = format!("\"{}\"", tokens.join(" ").replace('"', "\"\""));
+    if is_single_cjk(tokens) {
+        quoted + "*"
+    } else {
+        quoted
+    }
+}
+
+/// Whether `tokens` is one token of a single CJK character.
+pub fn is_single_cjk(tokens: &[String]) -> bool {
+    let [t] = tokens else { return false };
+    let mut chars = t.chars();
+    matches!((chars.next(), chars.next()), (Some(c), None) if crate::text::normalize::is_cjk(c))
 }
 
 #[cfg(test)]
@@ -173,6 +188,7 @@ mod tests {
         let all: Vec<usize> = (0..q.terms.len()).collect();
         if let Some(expr) = q.match_expression(&all) {
             for part in expr.split(" OR ") {
+                let part = part.strip_suffix('*').unwrap_or(part);
                 assert!(
                     part.starts_with('"') && part.ends_with('"'),
                     "every part is a quoted string: {expr}"

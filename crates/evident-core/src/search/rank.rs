@@ -10,10 +10,10 @@
 
 use std::collections::HashSet;
 
-use super::query::{Query, Term};
+use super::query::{Query, Term, is_single_cjk};
 use crate::store::StoredPassage;
 use crate::text::segment::passage_tokens;
-use crate::text::sentence::split_sentences;
+use crate::text::sentence::split_units;
 
 /// Share of the final score from BM25 (normalised to the best candidate).
 pub const BM25_WEIGHT: f64 = 0.3;
@@ -28,11 +28,26 @@ pub fn idf(df: i64, n: i64) -> f64 {
     (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
 }
 
-/// Whether any alternative of `term` has all its tokens in `tokens`.
+/// Whether any alternative of `term` has all its tokens in `tokens` (a lone Chinese
+/// character also counts when it starts a word, as in the full-text query).
 pub fn term_found(term: &Term, tokens: &HashSet<&str>) -> bool {
-    term.alternatives
-        .iter()
-        .any(|alt| !alt.is_empty() && alt.iter().all(|t| tokens.contains(t.as_str())))
+    term.alternatives.iter().any(|alt| {
+        if is_single_cjk(alt) {
+            let head = alt[0].as_str();
+            return tokens.iter().any(|t| t.starts_with(head));
+        }
+        !alt.is_empty() && alt.iter().all(|t| tokens.contains(t.as_str()))
+    })
+}
+
+/// How much a term may weigh: its IDF, halved for a lone Chinese character, which
+/// says less about a passage than a word does (发 of 发放, 发布, 发生 ...).
+pub fn term_weight(term: &Term, idf: f64) -> f64 {
+    if term.alternatives.first().is_some_and(|a| is_single_cjk(a)) {
+        idf * 0.5
+    } else {
+        idf
+    }
 }
 
 /// IDF-weighted share of `query`'s terms found in `tokens`, and which were found.
@@ -73,7 +88,7 @@ pub struct Scored {
 /// Scores one candidate.
 pub fn score(query: &Query, weights: &[f64], passage: StoredPassage, bm25: f64) -> Scored {
     let heading = passage_tokens(&passage.heading_path.join(" "));
-    let sentences = split_sentences(&passage.text);
+    let sentences = split_units(&passage.text);
     let mut all: HashSet<&str> = heading.iter().map(String::as_str).collect();
     let sentence_tokens: Vec<Vec<String>> = sentences
         .iter()

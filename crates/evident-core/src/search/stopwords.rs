@@ -82,7 +82,6 @@ const CHINESE: &[&str] = &[
     "而",
     "等",
     "该",
-    "呢",
     "么样",
     "有没有",
     "是什么",
@@ -90,6 +89,20 @@ const CHINESE: &[&str] = &[
     "叫做",
     "称为",
     "为",
+    "几天",
+    "几个",
+    "几年",
+    "几次",
+    "几点",
+    "多久",
+    "多长",
+    "多长时间",
+    "多少天",
+    "多少钱",
+    "多大",
+    "怎么办",
+    "怎么算",
+    "哪天",
 ];
 
 const ENGLISH: &[&str] = &[
@@ -102,7 +115,9 @@ const ENGLISH: &[&str] = &[
 ];
 
 /// Words that ask for a number: the answer should then contain one.
-const ASKS_NUMBER: &[&str] = &["多少", "几", "how many", "how much", "how long"];
+const ASKS_NUMBER: &[&str] = &[
+    "多少", "几", "多久", "多长", "how many", "how much", "how long",
+];
 
 static STOP: LazyLock<HashSet<String>> = LazyLock::new(|| {
     CHINESE

@@ -55,6 +55,23 @@ pub fn split_sentences(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// Sentences that also end at line breaks: in extracted text a line break separates
+/// blocks (a heading from its paragraph, one list item from the next), so a unit
+/// quoted as an answer or highlighted as a match never runs across them. Chunking uses
+/// [`split_sentences`], which keeps hard-wrapped lines of one sentence together.
+pub fn split_units(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (s, e) in split_sentences(text) {
+        let mut start = s;
+        for (i, _) in text[s..e].match_indices('\n') {
+            push_trimmed(text, start, s + i, &mut out);
+            start = s + i + 1;
+        }
+        push_trimmed(text, start, e, &mut out);
+    }
+    out
+}
+
 fn push_trimmed(text: &str, start: usize, end: usize, out: &mut Vec<(usize, usize)>) {
     let piece = &text[start..end];
     let lead = piece.len() - piece.trim_start().len();
@@ -100,6 +117,23 @@ fn full_stop_ends_sentence(text: &str, sentence_start: usize, dot: usize) -> boo
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn units_end_at_line_breaks_too() {
+        let text = "3. Sick leave\n3.1 Employees may take 10 days. Unused days lapse.";
+        let units: Vec<&str> = split_units(text)
+            .into_iter()
+            .map(|(s, e)| &text[s..e])
+            .collect();
+        assert_eq!(
+            units,
+            [
+                "3. Sick leave",
+                "3.1 Employees may take 10 days.",
+                "Unused days lapse."
+            ]
+        );
+    }
 
     fn sentences(s: &str) -> Vec<&str> {
         split_sentences(s)

@@ -1,0 +1,273 @@
+//! Answers: search, context assembly, the extractive composer and the grounding check,
+//! put together for `evident ask` and the desktop app; and [`check_text`], which checks
+//! an answer written elsewhere against the same passages.
+//!
+//! Numbering is shared: `[n]` in an answer is the n-th passage `search` returns for the
+//! same question and options, so any tool can write an answer against search output
+//! and have it checked here.
+
+pub mod compose;
+pub mod context;
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::Result;
+use crate::grounding::{self, SentenceVerdict};
+use crate::search::{Aliases, Highlight, Passage, SearchOptions, SearchResult, search};
+use crate::store::Store;
+pub use context::{Context, DEFAULT_BUDGET_TOKENS};
+
+/// Options of `ask` and `check`.
+#[derive(Debug, Clone, Serialize)]
+pub struct AskOptions {
+    /// Retrieval options (top-k, floor, scope).
+    pub search: SearchOptions,
+    /// Context budget in index tokens, separate from top-k.
+    pub budget_tokens: usize,
+}
+
+impl Default for AskOptions {
+    fn default() -> Self {
+        Self {
+            search: SearchOptions::default(),
+            budget_tokens: DEFAULT_BUDGET_TOKENS,
+        }
+    }
+}
+
+/// Whether the documents answer the question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// An answer with checked citations.
+    Answered,
+    /// The documents do not answer it; `sources` are related passages only.
+    NotFound,
+}
+
+/// A cited source as the answer lists it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Source {
+    /// Number used in citations.
+    pub n: usize,
+    /// Chunk id.
+    pub chunk_id: i64,
+    /// Document id.
+    pub doc_id: i64,
+    /// Source file.
+    pub doc_path: PathBuf,
+    /// Document title.
+    pub title: String,
+    /// Document format (`markdown`, `text`, `pdf`).
+    pub kind: String,
+    /// Heading path joined with " > ".
+    pub heading: String,
+    /// First page.
+    pub page_start: u32,
+    /// Last page.
+    pub page_end: u32,
+    /// Char offset of the passage in the document text.
+    pub char_start: i64,
+    /// Char offset just past the passage.
+    pub char_end: i64,
+    /// The passage text.
+    pub text: String,
+    /// Best-matching sentence, for highlighting.
+    pub highlight: Highlight,
+    /// Ranking score.
+    pub score: f64,
+    /// Whether the passage was within the context budget (else listed as truncated).
+    pub in_context: bool,
+}
+
+impl Source {
+    fn of(p: &Passage, in_context: bool) -> Self {
+        Self {
+            n: p.n,
+            chunk_id: p.chunk_id,
+            doc_id: p.doc_id,
+            doc_path: p.doc_path.clone(),
+            title: p.title.clone(),
+            kind: p.kind.as_str().to_owned(),
+            heading: p.heading_path.join(" > "),
+            page_start: p.page_start,
+            page_end: p.page_end,
+            char_start: p.char_start,
+            char_end: p.char_end,
+            text: p.text.clone(),
+            highlight: p.highlight.clone(),
+            score: p.score,
+            in_context,
+        }
+    }
+}
+
+/// Milliseconds per stage.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Timings {
+    /// Retrieval.
+    pub search: f64,
+    /// Context assembly and composing.
+    pub compose: f64,
+    /// Grounding check.
+    pub ground: f64,
+    /// Everything.
+    pub total: f64,
+}
+
+/// An answer with its verdicts and sources.
+#[derive(Debug, Clone, Serialize)]
+pub struct Answer {
+    /// Answered or not found.
+    pub status: Status,
+    /// The question.
+    pub question: String,
+    /// The answer text with citation marks (empty when not found).
+    pub text: String,
+    /// Each sentence with its citations and verdict.
+    pub sentences: Vec<SentenceVerdict>,
+    /// Notes that are not claims (sources that differ, a shortened question).
+    pub notes: Vec<String>,
+    /// Why nothing was found, when not found.
+    pub not_found_reason: Option<String>,
+    /// The retrieved passages, numbered as cited.
+    pub sources: Vec<Source>,
+    /// What fit in the context budget.
+    pub context: Context,
+    /// Time spent.
+    pub timings_ms: Timings,
+}
+
+fn elapsed_ms(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1e3
+}
+
+/// Answers `question` from `store`: the extractive answer, every sentence checked.
+pub fn ask(
+    store: &Store,
+    question: &str,
+    aliases: &Aliases,
+    options: &AskOptions,
+) -> Result<Answer> {
+    let started = Instant::now();
+    let result = search(store, question, aliases, &options.search)?;
+    let t_search = elapsed_ms(started);
+    let t = Instant::now();
+    let ctx = context::assemble(store, &result.passages, options.budget_tokens)?;
+    let mut notes = Vec::new();
+    if result.query.truncated {
+        notes.push("Only the first 1000 characters of the question were used.".to_owned());
+    }
+    if !ctx.truncated.is_empty() {
+        notes.push(format!(
+            "Passages {} did not fit in the context budget of {} tokens and were not used.",
+            ctx.truncated
+                .iter()
+                .map(|n| format!("[{n}]"))
+                .collect::<String>(),
+            ctx.budget_tokens
+        ));
+    }
+    let sources: Vec<Source> = result
+        .passages
+        .iter()
+        .map(|p| Source::of(p, ctx.included.contains(&p.n)))
+        .collect();
+    if result.not_found {
+        return Ok(Answer {
+            status: Status::NotFound,
+            question: question.to_owned(),
+            text: String::new(),
+            sentences: Vec::new(),
+            notes,
+            not_found_reason: result.not_found_reason.clone(),
+            sources,
+            context: ctx,
+            timings_ms: Timings {
+                search: t_search,
+                compose: elapsed_ms(t),
+                ground: 0.0,
+                total: elapsed_ms(started),
+            },
+        });
+    }
+    let usable: Vec<&Passage> = result
+        .passages
+        .iter()
+        .filter(|p| ctx.included.contains(&p.n))
+        .collect();
+    let drafted = compose::compose(&result.query, &result.term_weights, &usable);
+    notes.extend(drafted.notes);
+    let text = drafted
+        .sentences
+        .iter()
+        .map(compose::with_citation)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let t_compose = elapsed_ms(t);
+    let t = Instant::now();
+    let sentences = grounding::check(&text, &result.passages);
+    let t_ground = elapsed_ms(t);
+    let status = if sentences.is_empty() {
+        Status::NotFound
+    } else {
+        Status::Answered
+    };
+    Ok(Answer {
+        status,
+        question: question.to_owned(),
+        not_found_reason: (status == Status::NotFound)
+            .then(|| "no sentence of the passages speaks to the question".to_owned()),
+        text,
+        sentences,
+        notes,
+        sources,
+        context: ctx,
+        timings_ms: Timings {
+            search: t_search,
+            compose: t_compose,
+            ground: t_ground,
+            total: elapsed_ms(started),
+        },
+    })
+}
+
+/// The verdicts on an answer written elsewhere, against the passages `search` returns
+/// for `question` with the same options.
+#[derive(Debug, Clone, Serialize)]
+pub struct Checked {
+    /// The question the answer was written for.
+    pub question: String,
+    /// Each sentence's verdict.
+    pub sentences: Vec<SentenceVerdict>,
+    /// The passages `[n]` refers to.
+    pub sources: Vec<Source>,
+    /// Whether retrieval found the question unanswered.
+    pub not_found: bool,
+}
+
+/// Checks `answer` (with `[n]` marks referring to search results) for `question`.
+pub fn check_text(
+    store: &Store,
+    question: &str,
+    answer: &str,
+    aliases: &Aliases,
+    options: &SearchOptions,
+) -> Result<Checked> {
+    // The floor does not hide passages from the check: a sentence may cite a passage
+    // that search would only list as related.
+    let result: SearchResult = search(store, question, aliases, options)?;
+    Ok(Checked {
+        question: question.to_owned(),
+        sentences: grounding::check(answer, &result.passages),
+        sources: result
+            .passages
+            .iter()
+            .map(|p| Source::of(p, true))
+            .collect(),
+        not_found: result.not_found,
+    })
+}
