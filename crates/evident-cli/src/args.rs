@@ -118,6 +118,33 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Measure the grounding check on faithful and corrupted sentences from the datasets.
+    BenchGrounding {
+        /// The evaluation folder (default: ../shared/eval).
+        #[arg(long, value_name = "DIR")]
+        eval_dir: Option<PathBuf>,
+        /// Questions sampled per dataset.
+        #[arg(long, default_value_t = 400, value_name = "N")]
+        limit: usize,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Measure search and ask latency over CMRC 2018 plus a 50,000-chunk filler index.
+    BenchQuery {
+        /// The evaluation folder (default: ../shared/eval).
+        #[arg(long, value_name = "DIR")]
+        eval_dir: Option<PathBuf>,
+        /// Filler documents (one chunk each).
+        #[arg(long, default_value_t = 50_000, value_name = "N")]
+        filler: usize,
+        /// Questions to time.
+        #[arg(long, default_value_t = 1000, value_name = "N")]
+        queries: usize,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
     /// Import into a fresh temporary database and report throughput and peak memory.
     BenchImport {
         /// Files or folders (default: ../shared/eval/corpus and the CMRC 2018 passages).

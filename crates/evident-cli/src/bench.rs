@@ -33,8 +33,13 @@ struct Report {
     peak_rss_mb: f64,
 }
 
+/// `../shared/eval` beside the repository (where CI and this machine keep it).
+pub fn default_eval_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/eval")
+}
+
 fn default_paths() -> Vec<PathBuf> {
-    let eval = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/eval");
+    let eval = default_eval_dir();
     vec![eval.join("corpus"), eval.join("datasets/cmrc2018-dev/docs")]
 }
 

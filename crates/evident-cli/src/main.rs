@@ -5,6 +5,8 @@
 
 mod args;
 mod bench;
+mod bench_grounding;
+mod bench_query;
 mod eval;
 mod output;
 
@@ -175,6 +177,25 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 limit,
                 json,
             })?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::BenchGrounding {
+            eval_dir,
+            limit,
+            json,
+        } => {
+            let dir = eval_dir.unwrap_or_else(bench::default_eval_dir);
+            bench_grounding::run(&dir, limit, json)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::BenchQuery {
+            eval_dir,
+            filler,
+            queries,
+            json,
+        } => {
+            let dir = eval_dir.unwrap_or_else(bench::default_eval_dir);
+            bench_query::run(&dir, filler, queries, json)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::BenchImport {

@@ -263,17 +263,39 @@ fn assess(
         }
     }
     let span = sentences.get(best.0).copied();
-    let passage_numbers: Vec<String> = crate::text::numbers::numbers_in(&passage.text)
-        .into_iter()
-        .map(|m| m.value)
-        .collect();
-    let missing_numbers: Vec<&String> = claim
-        .numbers
-        .iter()
-        .filter(|v| !passage_numbers.contains(v))
-        .collect();
-    for v in &missing_numbers {
-        reasons.push(format!("{v} does not appear in [{n}]"));
+    let values = |text: &str| -> Vec<String> {
+        crate::text::numbers::numbers_in(text)
+            .into_iter()
+            .map(|m| m.value)
+            .collect()
+    };
+    let passage_numbers = values(&passage.text);
+    // Numbers are compared where the claim is stated: the matching sentence and its
+    // neighbours. A number found only elsewhere in the passage (a year in another
+    // clause) does not back this sentence.
+    let window_numbers = match (span, sentences.len()) {
+        (Some(_), len) if len > 0 => {
+            let lo = best.0.saturating_sub(1);
+            let hi = (best.0 + 1).min(len - 1);
+            values(&passage.text[sentences[lo].0..sentences[hi].1])
+        }
+        _ => passage_numbers.clone(),
+    };
+    let mut missing_numbers = Vec::new();
+    let mut misplaced_numbers = Vec::new();
+    for v in &claim.numbers {
+        if window_numbers.contains(v) {
+            continue;
+        }
+        if passage_numbers.contains(v) {
+            reasons.push(format!(
+                "{v} appears in [{n}], but not where the rest of the sentence is stated"
+            ));
+            misplaced_numbers.push(v);
+        } else {
+            reasons.push(format!("{v} does not appear in [{n}]"));
+            missing_numbers.push(v);
+        }
     }
     let mut negation_mismatch = false;
     if let Some((s, e)) = span {
@@ -295,11 +317,13 @@ fn assess(
             ));
         }
         Verdict::Unsupported
-    } else if share < SUPPORTED_SHARE {
-        reasons.push(format!(
-            "{found} of its {} key words appear in [{n}]",
-            claim.terms.len()
-        ));
+    } else if share < SUPPORTED_SHARE || !misplaced_numbers.is_empty() {
+        if share < SUPPORTED_SHARE {
+            reasons.push(format!(
+                "{found} of its {} key words appear in [{n}]",
+                claim.terms.len()
+            ));
+        }
         Verdict::PartiallySupported
     } else {
         Verdict::Supported

@@ -7,9 +7,12 @@
 //!          ──floor──▶ answerable, or "not found in your documents"
 //! ```
 //!
-//! The query plan drops terms that occur in more than [`COMMON_TERM_SHARE`] of chunks
-//! from the full-text query (they would make FTS5 score most of the index) but keeps
-//! them for re-scoring, where they still count. The relevance floor judges the best
+//! The query plan bounds the work: FTS5 scores every chunk an OR-query matches, so the
+//! full-text query takes the question's terms from rarest to commonest while their
+//! chunks add up to at most [`ROW_BUDGET`] (the rarest term always goes in). Common
+//! terms are left to re-scoring, where they still count. If that finds fewer than the
+//! wanted candidates (a narrow scope, or only very rare words), the budget is widened
+//! once. The relevance floor judges the best
 //! passage's coverage of the question's key terms, not its raw BM25 score, which says
 //! little about whether a question is answerable (see `rank`).
 
@@ -30,8 +33,9 @@ use crate::extract::DocumentKind;
 use crate::store::Store;
 use crate::{Error, Result};
 
-/// Terms in more than this share of chunks are left out of the full-text query.
-pub const COMMON_TERM_SHARE: f64 = 0.25;
+/// Chunks the full-text query may match (summed over its terms), which bounds the BM25
+/// scoring work per question.
+pub const ROW_BUDGET: i64 = 4000;
 
 /// Default relevance floor on the best passage's coverage of the question (0..1).
 /// Chosen on the evaluation sets; see `evident eval --sweep-floor`.
@@ -187,10 +191,12 @@ pub fn search(
         return Ok(finish(query, vec![], Some(reason.into()), 0.0));
     }
     // Document frequency of a term: its most frequent spelling; a phrase counts as
-    // frequent as its rarest word (an upper bound on the phrase).
+    // frequent as its rarest word (an upper bound on the phrase). `costs` are the rows
+    // the term's part of the full-text query matches (prefixes match many words).
     let mut dfs = Vec::with_capacity(query.terms.len());
+    let mut costs = Vec::with_capacity(query.terms.len());
     for term in &query.terms {
-        let mut best = 0;
+        let (mut best, mut cost) = (0, 0);
         for alt in &term.alternatives {
             let mut rarest = i64::MAX;
             for token in alt {
@@ -199,8 +205,16 @@ pub fn search(
             if rarest != i64::MAX {
                 best = best.max(rarest);
             }
+            cost += if query::is_single_cjk(alt) {
+                store.prefix_frequency(&alt[0])?
+            } else if rarest == i64::MAX {
+                0
+            } else {
+                rarest
+            };
         }
         dfs.push(best);
+        costs.push(cost);
     }
     let weights: Vec<f64> = query
         .terms
@@ -208,35 +222,45 @@ pub fn search(
         .zip(&dfs)
         .map(|(t, &df)| rank::term_weight(t, rank::idf(df, n)))
         .collect();
-    let present: Vec<usize> = (0..dfs.len()).filter(|&i| dfs[i] > 0).collect();
+    let present: Vec<usize> = (0..dfs.len()).filter(|&i| costs[i] > 0).collect();
     if present.is_empty() {
         let reason = "none of the question's key words occurs in your documents";
         return Ok(finish(query, vec![], Some(reason.into()), 0.0));
     }
-    let selective: Vec<usize> = present
-        .iter()
-        .copied()
-        .filter(|&i| (dfs[i] as f64) <= COMMON_TERM_SHARE * n as f64)
-        .collect();
-    let chosen = if selective.is_empty() {
-        &present
-    } else {
-        &selective
+    let mut by_cost = present.clone();
+    by_cost.sort_by_key(|&i| (costs[i], i));
+    let within = |budget: i64| -> Vec<usize> {
+        let mut rows = 0;
+        let mut chosen = Vec::new();
+        for &i in &by_cost {
+            if !chosen.is_empty() && rows + costs[i] > budget {
+                break;
+            }
+            rows += costs[i];
+            chosen.push(i);
+        }
+        chosen
     };
-    let Some(expr) = query.match_expression(chosen) else {
+    let chosen = within(ROW_BUDGET);
+    let Some(expr) = query.match_expression(&chosen) else {
         let reason = "the question has no words to look for";
         return Ok(finish(query, vec![], Some(reason.into()), 0.0));
     };
     let limit = options.candidates.max(options.k);
     let scope = options.documents.as_deref();
     let mut hits = store.match_chunks(&expr, limit, scope)?;
-    // Too few candidates from the selective terms (a small scope, or the rare words are
-    // not where the answer is): let the common terms find candidates too.
-    if hits.len() < limit
-        && chosen.len() < present.len()
-        && let Some(all) = query.match_expression(&present)
-    {
-        hits = store.match_chunks(&all, limit, scope)?;
+    // Too few candidates (a narrow scope, or only very rare words): widen once.
+    if hits.len() < limit && chosen.len() < present.len() {
+        let wider = if scope.is_some() {
+            present.clone()
+        } else {
+            within(ROW_BUDGET * 4)
+        };
+        if wider.len() > chosen.len()
+            && let Some(expr) = query.match_expression(&wider)
+        {
+            hits = store.match_chunks(&expr, limit, scope)?;
+        }
     }
     let ids: Vec<i64> = hits.iter().map(|h| h.0).collect();
     let stored = store.passages(&ids)?;

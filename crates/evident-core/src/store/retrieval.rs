@@ -90,6 +90,18 @@ impl Store {
             .unwrap_or(0))
     }
 
+    /// Sum of the chunk counts of every token starting with `prefix`: an upper bound on
+    /// how many chunks a prefix query matches.
+    pub fn prefix_frequency(&self, prefix: &str) -> Result<i64> {
+        let end = format!("{prefix}{}", char::MAX);
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT coalesce(sum(doc), 0) FROM temp.chunk_vocab WHERE term >= ?1 AND term < ?2",
+            )?
+            .query_row([prefix, end.as_str()], |r| r.get(0))?)
+    }
+
     /// Chunks matching the FTS5 expression `expr`, best BM25 first, as `(chunk id,
     /// score)` with higher scores better. `docs` limits the search to those documents.
     ///
