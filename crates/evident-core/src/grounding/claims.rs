@@ -61,8 +61,11 @@ const NEGATIONS_EN: &[&str] = &[
 pub struct Claim {
     /// Content words in index form (no question words or particles), unique.
     pub terms: Vec<String>,
-    /// Number values in the sentence.
+    /// Number values in the sentence (facts: amounts, days, dates ...).
     pub numbers: Vec<String>,
+    /// Numbers of clause references (第四条, 第二章): checked against the whole passage,
+    /// since a label is stated once at the head of its clause.
+    pub references: Vec<String>,
     /// How many negations the sentence holds.
     pub negations: usize,
 }
@@ -75,16 +78,29 @@ impl Claim {
             .into_iter()
             .filter(|t| !is_stop_word(t) && seen.insert(t.clone()))
             .collect();
+        let (mut numbers, mut references) = (Vec::new(), Vec::new());
+        for m in numbers_in(sentence) {
+            let before = sentence[..m.start].trim_end();
+            let after = sentence[m.end..].trim_start();
+            let is_reference =
+                before.ends_with('第') && after.starts_with(['条', '章', '节', '款', '项', '编']);
+            if is_reference {
+                references.push(m.value);
+            } else {
+                numbers.push(m.value);
+            }
+        }
         Self {
             terms,
-            numbers: numbers_in(sentence).into_iter().map(|n| n.value).collect(),
+            numbers,
+            references,
             negations: negations(sentence),
         }
     }
 
     /// Whether there is anything to check (a sentence of only particles is not a claim).
     pub fn is_empty(&self) -> bool {
-        self.terms.is_empty() && self.numbers.is_empty()
+        self.terms.is_empty() && self.numbers.is_empty() && self.references.is_empty()
     }
 }
 
@@ -141,6 +157,11 @@ mod tests {
         let c = Claim::of("单笔报销超过5,000元须经分管副总审批");
         assert!(c.terms.contains(&"报销".to_owned()), "{:?}", c.terms);
         assert_eq!(c.numbers, ["5000"]);
+        let c = Claim::of("第四条 单笔报销超过5,000元须经审批");
+        assert_eq!(
+            (c.numbers, c.references),
+            (vec!["5000".to_owned()], vec!["4".to_owned()])
+        );
         assert_eq!(c.negations, 0);
         assert!(Claim::of("是的。").is_empty());
     }

@@ -283,6 +283,12 @@ fn assess(
     };
     let mut missing_numbers = Vec::new();
     let mut misplaced_numbers = Vec::new();
+    for v in &claim.references {
+        if !passage_numbers.contains(v) {
+            reasons.push(format!("the clause number {v} does not appear in [{n}]"));
+            missing_numbers.push(v);
+        }
+    }
     for v in &claim.numbers {
         if window_numbers.contains(v) {
             continue;

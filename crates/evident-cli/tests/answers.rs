@@ -1,0 +1,202 @@
+//! The answering commands' contract (`search`, `ask`, `check`), and quality floors on
+//! the real evaluation sets (`eval`, `bench-grounding`), through the real binary.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{evident, json, samples};
+
+fn eval_dir() -> PathBuf {
+    let dir = std::env::var_os("EVIDENT_EVAL_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/eval"));
+    assert!(
+        dir.join("datasets").is_dir(),
+        "eval data expected at {}",
+        dir.display()
+    );
+    dir
+}
+
+fn imported(dir: &Path) -> PathBuf {
+    let db = dir.join("evident.sqlite3");
+    let samples = samples();
+    let out = evident(&db, &["import", samples.to_str().expect("utf-8 path")]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    db
+}
+
+#[test]
+fn ask_search_and_check_keep_their_json_contract() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = imported(dir.path());
+    let q = "单笔报销超过多少需要分管副总审批？";
+
+    let s = json(&db, &["search", q, "--k", "3", "--json"]);
+    assert_eq!(s["not_found"], false);
+    let passages = s["passages"].as_array().expect("passages");
+    assert!(!passages.is_empty() && passages.len() <= 3);
+    for field in [
+        "n",
+        "chunk_id",
+        "doc_path",
+        "title",
+        "heading_path",
+        "page_start",
+        "page_end",
+        "char_start",
+        "char_end",
+        "highlight",
+        "score",
+    ] {
+        assert!(
+            !passages[0][field].is_null(),
+            "search passages carry {field}"
+        );
+    }
+
+    let a = json(&db, &["ask", q, "--json"]);
+    assert_eq!(a["status"], "answered");
+    let sentence = &a["sentences"][0];
+    for field in ["text", "citations", "verdict", "reasons"] {
+        assert!(!sentence[field].is_null(), "answer sentences carry {field}");
+    }
+    assert_eq!(sentence["verdict"], "supported");
+    let source = &a["sources"][0];
+    for field in [
+        "n",
+        "chunk_id",
+        "doc_path",
+        "title",
+        "heading",
+        "page_start",
+        "page_end",
+        "text",
+        "highlight",
+    ] {
+        assert!(!source[field].is_null(), "sources carry {field}");
+    }
+    assert!(a["timings_ms"]["total"].as_f64().is_some());
+
+    let answer = dir.path().join("answer.md");
+    std::fs::write(
+        &answer,
+        "单笔报销超过20,000元的，须经分管副总经理审批[1]。报销无需任何审批[1]。病假工资按100%发放[7]。",
+    )
+    .expect("write answer");
+    let c = json(
+        &db,
+        &[
+            "check",
+            "--question",
+            q,
+            "--answer-file",
+            answer.to_str().expect("utf-8"),
+            "--json",
+        ],
+    );
+    let verdicts: Vec<&str> = c["sentences"]
+        .as_array()
+        .expect("sentences")
+        .iter()
+        .map(|s| s["verdict"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(verdicts, ["supported", "unsupported", "unsupported"], "{c}");
+    assert!(
+        c["sentences"][2]["reasons"]
+            .to_string()
+            .contains("cites [7], which was not retrieved")
+    );
+}
+
+#[test]
+fn bad_retrieval_options_fail_with_one_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = imported(dir.path());
+    let out = evident(&db, &["search", "报销", "--k", "0"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("k must be at least 1"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+    let out = evident(&db, &["ask", "年假", "--floor", "1.5"]);
+    assert!(!out.status.success());
+}
+
+fn hit_at(report: &serde_json::Value, k: u64) -> f64 {
+    report["hit_at"]
+        .as_array()
+        .and_then(|a| a.iter().find(|p| p[0].as_u64() == Some(k)))
+        .and_then(|p| p[1].as_f64())
+        .unwrap_or(0.0)
+}
+
+#[test]
+fn retrieval_quality_holds_on_the_evaluation_sets() {
+    let sets = eval_dir().join("datasets");
+    // Full sets are measured by `evident eval`; a sample keeps the test quick while
+    // still failing on a real regression. Without --db, eval indexes the set's docs/.
+    for (set, limit, floor) in [
+        ("cmrc2018-dev", "600", 0.98),
+        ("drcd-dev", "600", 0.97),
+        ("policyqa-test", "600", 0.75),
+    ] {
+        let questions = sets.join(set).join("questions.jsonl");
+        let out = std::process::Command::new(common::bin())
+            .args(["eval", "--questions"])
+            .arg(&questions)
+            .args(["--limit", limit, "--json"])
+            .output()
+            .expect("evident runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        let h5 = hit_at(&report, 5);
+        assert!(h5 >= floor, "{set}: hit@5 {h5} fell below {floor}");
+    }
+}
+
+#[test]
+fn the_grounding_check_flags_corruptions_and_passes_faithful_sentences() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("unused.sqlite3");
+    let eval = eval_dir();
+    let out = evident(
+        &db,
+        &[
+            "bench-grounding",
+            "--eval-dir",
+            eval.to_str().expect("utf-8"),
+            "--limit",
+            "120",
+            "--json",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let reports: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    for r in reports.as_array().expect("per language") {
+        let detection = r["detection_rate"].as_f64().unwrap_or(0.0);
+        let false_flags = r["false_flag_rate"].as_f64().unwrap_or(1.0);
+        assert!(
+            detection >= 0.95,
+            "{}: only {detection} of corrupted claims flagged",
+            r["language"]
+        );
+        assert!(
+            false_flags <= 0.05,
+            "{}: {false_flags} of faithful claims flagged",
+            r["language"]
+        );
+    }
+}

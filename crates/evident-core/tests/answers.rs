@@ -1,0 +1,203 @@
+//! Retrieval, answers and grounding on a real SQLite index of the sample documents and
+//! the Chinese labour laws from `../shared/eval/corpus`.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use evident_core::Error;
+use evident_core::answer::{AskOptions, Status, ask, check_text};
+use evident_core::grounding::Verdict;
+use evident_core::import::{ImportOptions, Importer};
+use evident_core::search::{Aliases, SearchOptions, search};
+use evident_core::store::Store;
+
+fn samples() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples")
+}
+
+fn index(dir: &Path) -> Store {
+    let mut store = Store::open(&dir.join("index.sqlite3")).expect("database opens");
+    let laws = common::eval_dir().join("corpus/zh-laws");
+    Importer::new(ImportOptions::with_reader(
+        evident_core::extract::pdf::PdfReader::InProcess,
+    ))
+    .run(&mut store, &[samples(), laws], &mut |_| {})
+    .expect("import runs");
+    store
+}
+
+fn tmp() -> tempfile::TempDir {
+    tempfile::tempdir().expect("temp dir")
+}
+
+#[test]
+fn the_reimbursement_question_is_answered_from_the_policy_with_a_checked_citation() {
+    let dir = tmp();
+    let store = index(dir.path());
+    let q = "单笔报销超过多少需要分管副总审批？";
+    let result =
+        search(&store, q, &Aliases::default(), &SearchOptions::default()).expect("search runs");
+    assert!(!result.not_found, "{:?}", result.not_found_reason);
+    let top = &result.passages[0];
+    assert!(
+        top.doc_path.ends_with("报销与请假制度.md"),
+        "the policy ranks first, not a law: {}",
+        top.doc_path.display()
+    );
+    assert!(
+        top.highlight.text.contains("20,000"),
+        "{}",
+        top.highlight.text
+    );
+    // The highlight's document offsets point at exactly the highlighted text.
+    let text: Vec<char> = store
+        .document_text(top.doc_id)
+        .expect("text")
+        .chars()
+        .collect();
+    let span: String = text[top.highlight.char_start as usize..top.highlight.char_end as usize]
+        .iter()
+        .collect();
+    assert_eq!(span, top.highlight.text);
+
+    let answer = ask(&store, q, &Aliases::default(), &AskOptions::default()).expect("ask runs");
+    assert_eq!(answer.status, Status::Answered);
+    let first = &answer.sentences[0];
+    assert!(
+        first.text.contains("20,000"),
+        "conclusion first: {}",
+        first.text
+    );
+    assert_eq!(first.citations, [1]);
+    assert_eq!(first.verdict, Verdict::Supported, "{:?}", first.reasons);
+    assert!(answer.text.contains("[1]"));
+    assert_eq!(answer.sources[0].n, 1);
+}
+
+#[test]
+fn an_english_question_finds_the_handbook_across_inflections() {
+    let dir = tmp();
+    let store = index(dir.path());
+    let answer = ask(
+        &store,
+        "How many weeks of paid parental leave do birthing parents receive?",
+        &Aliases::default(),
+        &AskOptions::default(),
+    )
+    .expect("ask runs");
+    assert_eq!(answer.status, Status::Answered);
+    assert!(
+        answer.sentences.iter().any(|s| s.text.contains("16 weeks")),
+        "{}",
+        answer.text
+    );
+    assert!(
+        answer
+            .sentences
+            .iter()
+            .all(|s| s.verdict == Verdict::Supported)
+    );
+}
+
+#[test]
+fn a_question_the_documents_do_not_answer_is_not_found_with_related_passages() {
+    let dir = tmp();
+    let store = index(dir.path());
+    let answer = ask(
+        &store,
+        "公司食堂几点开门？",
+        &Aliases::default(),
+        &AskOptions::default(),
+    )
+    .expect("ask runs");
+    assert_eq!(answer.status, Status::NotFound);
+    assert!(answer.sentences.is_empty() && answer.text.is_empty());
+    assert!(answer.not_found_reason.is_some());
+}
+
+#[test]
+fn failure_modes_are_answers_not_errors() {
+    let dir = tmp();
+    // The empty index.
+    let empty = Store::open(&dir.path().join("empty.sqlite3")).expect("opens");
+    let r = search(
+        &empty,
+        "年假有几天",
+        &Aliases::default(),
+        &SearchOptions::default(),
+    )
+    .expect("an empty index is not an error");
+    assert!(r.not_found && r.passages.is_empty());
+
+    let store = index(dir.path());
+    let opts = SearchOptions::default();
+    // k = 0 is rejected with a clear message.
+    let bad = SearchOptions {
+        k: 0,
+        ..opts.clone()
+    };
+    match search(&store, "报销", &Aliases::default(), &bad) {
+        Err(Error::InvalidConfig(m)) => assert!(m.contains("k must be at least 1"), "{m}"),
+        other => panic!("k = 0 must be rejected, got {other:?}"),
+    }
+    // Only stop words.
+    let r = search(&store, "是什么？怎么样呢？", &Aliases::default(), &opts).expect("runs");
+    assert!(r.not_found, "nothing to look for is 'not found'");
+    // FTS syntax is text.
+    for q in ["\"AND OR NEAR(", "报销 NOT 审批", "col:审批 *", "^报销"] {
+        search(&store, q, &Aliases::default(), &opts)
+            .unwrap_or_else(|e| panic!("{q:?} must not be FTS syntax: {e}"));
+    }
+    // A 10,000-character question.
+    let long = "单笔报销超过多少需要审批".repeat(900);
+    let r = search(&store, &long, &Aliases::default(), &opts).expect("a long question runs");
+    assert!(r.query.truncated, "the cut is visible");
+}
+
+#[test]
+fn aliases_find_what_the_company_calls_it_without_reindexing() {
+    let dir = tmp();
+    let store = index(dir.path());
+    let q = "报账超过多少要副总批";
+    let (aliases, warnings) = Aliases::parse("报账 = 报销\n批 = 审批\n");
+    assert!(warnings.is_empty());
+    let with = search(&store, q, &aliases, &SearchOptions::default()).expect("runs");
+    assert!(
+        with.passages
+            .first()
+            .is_some_and(|p| p.doc_path.ends_with("报销与请假制度.md")),
+        "the alias leads to the reimbursement policy"
+    );
+    assert!(with.top_coverage > 0.9, "{}", with.top_coverage);
+}
+
+#[test]
+fn a_written_answer_is_checked_against_the_numbered_search_results() {
+    let dir = tmp();
+    let store = index(dir.path());
+    let q = "单笔报销超过多少需要分管副总审批？";
+    let checked = check_text(
+        &store,
+        q,
+        "单笔报销超过20,000元须经分管副总经理审批[1]。单笔报销超过50,000元须经总经理审批[1]。",
+        &Aliases::default(),
+        &SearchOptions::default(),
+    )
+    .expect("check runs");
+    assert_eq!(checked.sentences.len(), 2);
+    assert_eq!(checked.sentences[0].verdict, Verdict::Supported);
+    assert_ne!(
+        checked.sentences[1].verdict,
+        Verdict::Supported,
+        "50,000 is invented"
+    );
+    assert!(
+        checked.sentences[1]
+            .reasons
+            .iter()
+            .any(|r| r.contains("50000")),
+        "{:?}",
+        checked.sentences[1].reasons
+    );
+}
