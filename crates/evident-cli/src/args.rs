@@ -98,6 +98,12 @@ pub enum Command {
         /// Cut-offs for hit@k.
         #[arg(long, value_delimiter = ',', default_value = "1,3,5,10")]
         k: Vec<usize>,
+        /// Index these documents instead of the set's own `docs/` (still answerable).
+        #[arg(long, value_name = "DIR", conflicts_with = "against")]
+        docs: Option<PathBuf>,
+        /// Leave out the built-in synonyms (to measure what they add).
+        #[arg(long)]
+        no_synonyms: bool,
         /// Ask the questions of these documents instead of the set's own `docs/`
         /// (none is then answerable; measures refusals).
         #[arg(long, value_name = "DIR")]

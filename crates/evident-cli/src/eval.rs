@@ -37,6 +37,8 @@ pub struct EvalArgs<'a> {
     pub questions: &'a Path,
     pub ks: &'a [usize],
     pub db: Option<&'a Path>,
+    pub docs: Option<&'a Path>,
+    pub synonyms: bool,
     pub against: Option<&'a Path>,
     pub floor: f64,
     pub sweep_floor: bool,
@@ -113,6 +115,7 @@ pub fn run(a: &EvalArgs<'_>) -> anyhow::Result<()> {
     let answerable = a.against.is_none();
     let docs: PathBuf = a
         .against
+        .or(a.docs)
         .map_or_else(|| set_dir.join("docs"), Path::to_owned);
     let tmp = std::env::temp_dir().join(format!("evident-eval-{}", std::process::id()));
     std::fs::create_dir_all(&tmp)?;
@@ -171,7 +174,11 @@ fn evaluate(
     questions: &[Question],
     answerable: bool,
 ) -> anyhow::Result<Report> {
-    let aliases = Aliases::default();
+    let aliases = if a.synonyms {
+        Aliases::builtin()
+    } else {
+        Aliases::default()
+    };
     let k_max = a.ks.iter().copied().max().unwrap_or(10).max(10);
     let docs = store.documents()?;
     let mut hits_at = vec![0usize; a.ks.len()];

@@ -159,6 +159,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Eval {
             questions,
             k,
+            docs,
+            no_synonyms,
             against,
             floor,
             sweep_floor,
@@ -170,6 +172,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 questions: &questions,
                 ks: &k,
                 db: cli.db.as_deref(),
+                docs: docs.as_deref(),
+                synonyms: !no_synonyms,
                 against: against.as_deref(),
                 floor,
                 sweep_floor,
@@ -226,10 +230,11 @@ fn search_options(a: &args::SearchArgs) -> evident_core::search::SearchOptions {
     }
 }
 
-/// The alias table next to the database; unusable lines are reported, not fatal.
+/// The built-in synonyms and the alias table next to the database; unusable lines
+/// are reported, not fatal.
 fn load_aliases(db: &Path) -> anyhow::Result<evident_core::search::Aliases> {
     let path = evident_core::search::Aliases::path_for(db);
-    let (aliases, warnings) = evident_core::search::Aliases::load(&path)?;
+    let (aliases, warnings) = evident_core::search::Aliases::load_with_builtin(&path)?;
     for w in warnings {
         eprintln!("note: {} line {}: {}", path.display(), w.line, w.reason);
     }

@@ -200,3 +200,32 @@ fn the_grounding_check_flags_corruptions_and_passes_faithful_sentences() {
         );
     }
 }
+
+#[test]
+fn synonyms_help_colloquial_questions_find_the_legal_wording() {
+    let fixture =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/colloquial-zh.jsonl");
+    let laws = eval_dir().join("corpus/zh-laws");
+    let run = |extra: &[&str]| -> f64 {
+        let out = std::process::Command::new(common::bin())
+            .args(["eval", "--questions"])
+            .arg(&fixture)
+            .arg("--docs")
+            .arg(&laws)
+            .args(extra)
+            .arg("--json")
+            .output()
+            .expect("evident runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        hit_at(&report, 5)
+    };
+    let without = run(&["--no-synonyms"]);
+    let with = run(&[]);
+    assert!(with > without, "synonyms must help: {without} -> {with}");
+    assert!(with >= 0.6, "hit@5 {with} on colloquial questions");
+}

@@ -46,7 +46,24 @@ pub struct AliasWarning {
     pub reason: String,
 }
 
+/// The built-in synonym list (see `synonyms.txt`).
+const BUILTIN: &str = include_str!("synonyms.txt");
+
 impl Aliases {
+    /// The built-in synonyms: everyday words for the terms policies use (周末 = 休息日,
+    /// 辞职 = 解除劳动合同, PTO = paid time off).
+    pub fn builtin() -> Self {
+        Self::parse(BUILTIN).0
+    }
+
+    /// The built-in synonyms plus the user's table at `path` (missing file: none).
+    pub fn load_with_builtin(path: &Path) -> Result<(Self, Vec<AliasWarning>)> {
+        let (user, warnings) = Self::load(path)?;
+        let mut all = Self::builtin();
+        all.groups.extend(user.groups);
+        Ok((all, warnings))
+    }
+
     /// Parses alias lines; returns the table and one warning per unusable line.
     pub fn parse(text: &str) -> (Self, Vec<AliasWarning>) {
         let mut groups = Vec::new();
@@ -149,6 +166,13 @@ mod tests {
         let m = a.matches(&q);
         assert_eq!(m.len(), 1, "{q:?}");
         assert!(m[0].2.iter().any(|p| p.text == "退款"));
+    }
+
+    #[test]
+    fn the_builtin_synonyms_parse_cleanly() {
+        let (a, w) = Aliases::parse(BUILTIN);
+        assert!(w.is_empty(), "{w:?}");
+        assert!(a.len() > 20);
     }
 
     #[test]
