@@ -17,20 +17,10 @@ use evident_core::grounding::{Verdict, check, claims::negations};
 use evident_core::import::{ImportOptions, Importer};
 use evident_core::search::{Aliases, Passage, SearchOptions, search};
 use evident_core::store::Store;
-use evident_core::text::normalize::nfkc;
 use evident_core::text::sentence::split_units;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-#[derive(Debug, Deserialize)]
-struct Question {
-    question: String,
-    #[serde(default)]
-    answers: Vec<String>,
-    #[serde(default)]
-    gold_file: Option<String>,
-    #[serde(default)]
-    policy: Option<String>,
-}
+use crate::dataset::{self, Question};
 
 /// Counts for one kind of claim.
 #[derive(Debug, Default, Clone, Serialize)]
@@ -72,14 +62,6 @@ struct LanguageReport {
     kinds: Vec<(String, Tally)>,
     false_flag_rate: f64,
     detection_rate: f64,
-}
-
-fn norm(s: &str) -> String {
-    nfkc(s)
-        .to_lowercase()
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .collect()
 }
 
 fn cite(sentence: &str, n: usize) -> String {
@@ -145,8 +127,8 @@ fn gold_sentence(p: &Passage, answers: &[String]) -> Option<String> {
         .into_iter()
         .map(|(s, e)| p.text[s..e].replace('\n', " "))
         .find(|u| {
-            let n = norm(u);
-            answers.iter().any(|a| !a.is_empty() && n.contains(a))
+            let n = dataset::norm(u);
+            answers.iter().any(|a| n.contains(a))
         })
         .filter(|u| u.chars().count() >= 8)
 }
@@ -162,12 +144,7 @@ fn run_set(
     zh: bool,
     tallies: &mut [Tally],
 ) -> anyhow::Result<usize> {
-    let text = std::fs::read_to_string(questions_path)?;
-    let all: Vec<Question> = text
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(serde_json::from_str)
-        .collect::<Result<_, _>>()?;
+    let all: Vec<Question> = dataset::load(questions_path)?;
     let step = (all.len() / limit.max(1)).max(1);
     let docs = questions_path
         .parent()
@@ -185,13 +162,10 @@ fn run_set(
         let mut used = 0;
         let mut previous: Option<(String, PathBuf)> = None;
         for q in all.iter().step_by(step).take(limit) {
-            let Some(gold) = q.gold_file.as_ref().map(|f| format!("/{f}")) else {
-                continue;
-            };
             let scope = q.policy.as_ref().map(|_| {
                 documents
                     .iter()
-                    .filter(|d| d.path.to_string_lossy().ends_with(gold.as_str()))
+                    .filter(|d| q.is_gold(&d.path))
                     .map(|d| d.id)
                     .collect::<Vec<_>>()
             });
@@ -202,9 +176,9 @@ fn run_set(
                 ..SearchOptions::default()
             };
             let result = search(&store, &q.question, &aliases, &options)?;
-            let answers: Vec<String> = q.answers.iter().map(|a| norm(a)).collect();
+            let answers = q.normalised_answers();
             let Some((hit, sentence)) = result.passages.iter().find_map(|p| {
-                if !p.doc_path.to_string_lossy().ends_with(gold.as_str()) {
+                if !q.is_gold(&p.doc_path) {
                     return None;
                 }
                 gold_sentence(p, &answers).map(|s| (p, s))

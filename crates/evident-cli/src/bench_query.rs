@@ -22,11 +22,6 @@ struct Passage {
     text: String,
 }
 
-#[derive(Deserialize)]
-struct Question {
-    question: String,
-}
-
 #[derive(Serialize)]
 struct Report {
     chunks: i64,
@@ -108,13 +103,8 @@ pub fn run(eval_dir: &Path, filler: usize, queries: usize, json: bool) -> anyhow
             &mut |_| {},
         )?;
         let build_s = started.elapsed().as_secs_f64();
-        let text = std::fs::read_to_string(set.join("questions.jsonl"))?;
-        let questions: Vec<Question> = text
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .take(queries)
-            .map(serde_json::from_str)
-            .collect::<Result<_, _>>()?;
+        let mut questions = crate::dataset::load(&set.join("questions.jsonl"))?;
+        questions.truncate(queries);
         let aliases = Aliases::default();
         let options = SearchOptions::default();
         let ask_options = AskOptions::default();

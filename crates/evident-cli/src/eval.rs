@@ -16,21 +16,9 @@ use anyhow::Context;
 use evident_core::import::Importer;
 use evident_core::search::{Aliases, SearchOptions, search};
 use evident_core::store::Store;
-use evident_core::text::normalize::nfkc;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-/// One row of a questions file.
-#[derive(Debug, Deserialize)]
-struct Question {
-    id: String,
-    question: String,
-    #[serde(default)]
-    answers: Vec<String>,
-    #[serde(default)]
-    gold_file: Option<String>,
-    #[serde(default)]
-    policy: Option<String>,
-}
+use crate::dataset::{self, Question};
 
 /// What `eval` was asked to do.
 pub struct EvalArgs<'a> {
@@ -61,14 +49,6 @@ struct Report {
     sweep: Vec<(f64, f64)>,
 }
 
-fn norm(s: &str) -> String {
-    nfkc(s)
-        .to_lowercase()
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .collect()
-}
-
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
@@ -97,17 +77,7 @@ fn index(db: Option<&Path>, docs: &Path, tmp: &Path) -> anyhow::Result<Store> {
 }
 
 pub fn run(a: &EvalArgs<'_>) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(a.questions)
-        .with_context(|| format!("cannot read {}", a.questions.display()))?;
-    let mut questions: Vec<Question> = text
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .enumerate()
-        .map(|(i, l)| {
-            serde_json::from_str(l)
-                .with_context(|| format!("{} line {}", a.questions.display(), i + 1))
-        })
-        .collect::<anyhow::Result<_>>()?;
+    let mut questions = dataset::load(a.questions)?;
     if let Some(n) = a.limit {
         questions.truncate(n);
     }
@@ -193,17 +163,13 @@ fn evaluate(
         None => None,
     };
     for q in questions {
-        let gold_suffix = q.gold_file.as_ref().map(|f| format!("/{f}"));
         // PolicyQA: search only the question's own policy.
-        let scope = match (&q.policy, &gold_suffix) {
-            (Some(_), Some(suffix)) if answerable => Some(
-                docs.iter()
-                    .filter(|d| d.path.to_string_lossy().ends_with(suffix.as_str()))
-                    .map(|d| d.id)
-                    .collect::<Vec<_>>(),
-            ),
-            _ => None,
-        };
+        let scope = (q.policy.is_some() && answerable).then(|| {
+            docs.iter()
+                .filter(|d| q.is_gold(&d.path))
+                .map(|d| d.id)
+                .collect::<Vec<_>>()
+        });
         let options = SearchOptions {
             k: k_max,
             floor: 0.0,
@@ -216,17 +182,12 @@ fn evaluate(
         if result.passages.is_empty() || result.top_coverage < a.floor {
             refused += 1;
         }
-        let answers: Vec<String> = q.answers.iter().map(|s| norm(s)).collect();
+        let answers = q.normalised_answers();
         let first_hit = result.passages.iter().position(|p| {
-            gold_suffix
-                .as_ref()
-                .is_some_and(|g| p.doc_path.to_string_lossy().ends_with(g.as_str()))
-                && {
-                    let text = norm(&p.text);
-                    answers
-                        .iter()
-                        .any(|ans| !ans.is_empty() && text.contains(ans))
-                }
+            q.is_gold(&p.doc_path) && {
+                let text = dataset::norm(&p.text);
+                answers.iter().any(|ans| text.contains(ans))
+            }
         });
         if let Some(rank) = first_hit {
             for (i, k) in a.ks.iter().enumerate() {

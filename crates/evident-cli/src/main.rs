@@ -7,6 +7,7 @@ mod args;
 mod bench;
 mod bench_grounding;
 mod bench_query;
+mod dataset;
 mod eval;
 mod output;
 

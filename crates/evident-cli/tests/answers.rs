@@ -127,6 +127,22 @@ fn bad_retrieval_options_fail_with_one_line() {
     assert!(!out.status.success());
 }
 
+/// Runs `evident eval ARGS --json` without `--db` (so it indexes the set's documents).
+fn eval_report(args: &[&std::ffi::OsStr]) -> serde_json::Value {
+    let out = std::process::Command::new(common::bin())
+        .arg("eval")
+        .args(args)
+        .arg("--json")
+        .output()
+        .expect("evident runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("json")
+}
+
 fn hit_at(report: &serde_json::Value, k: u64) -> f64 {
     report["hit_at"]
         .as_array()
@@ -146,18 +162,12 @@ fn retrieval_quality_holds_on_the_evaluation_sets() {
         ("policyqa-test", "600", 0.75),
     ] {
         let questions = sets.join(set).join("questions.jsonl");
-        let out = std::process::Command::new(common::bin())
-            .args(["eval", "--questions"])
-            .arg(&questions)
-            .args(["--limit", limit, "--json"])
-            .output()
-            .expect("evident runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        let report = eval_report(&[
+            "--questions".as_ref(),
+            questions.as_os_str(),
+            "--limit".as_ref(),
+            limit.as_ref(),
+        ]);
         let h5 = hit_at(&report, 5);
         assert!(h5 >= floor, "{set}: hit@5 {h5} fell below {floor}");
     }
@@ -207,22 +217,14 @@ fn synonyms_help_colloquial_questions_find_the_legal_wording() {
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/colloquial-zh.jsonl");
     let laws = eval_dir().join("corpus/zh-laws");
     let run = |extra: &[&str]| -> f64 {
-        let out = std::process::Command::new(common::bin())
-            .args(["eval", "--questions"])
-            .arg(&fixture)
-            .arg("--docs")
-            .arg(&laws)
-            .args(extra)
-            .arg("--json")
-            .output()
-            .expect("evident runs");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
-        hit_at(&report, 5)
+        let mut args = vec![
+            "--questions".as_ref(),
+            fixture.as_os_str(),
+            "--docs".as_ref(),
+            laws.as_os_str(),
+        ];
+        args.extend(extra.iter().map(std::ffi::OsStr::new));
+        hit_at(&eval_report(&args), 5)
     };
     let without = run(&["--no-synonyms"]);
     let with = run(&[]);

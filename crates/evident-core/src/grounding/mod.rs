@@ -20,7 +20,7 @@ pub mod claims;
 
 use serde::Serialize;
 
-use crate::search::Passage;
+use crate::search::{Highlight, Passage};
 use crate::text::sentence::split_sentences;
 use claims::{Claim, negations, token_set};
 
@@ -48,16 +48,9 @@ pub struct Support {
     pub n: usize,
     /// Its chunk id.
     pub chunk_id: i64,
-    /// Char offset of the span in the document text.
-    pub char_start: i64,
-    /// Char offset just past the span in the document text.
-    pub char_end: i64,
-    /// Char offset of the span in the passage text.
-    pub passage_char_start: usize,
-    /// Char offset just past the span in the passage text.
-    pub passage_char_end: usize,
-    /// The span's text.
-    pub text: String,
+    /// The span, in document and passage char offsets.
+    #[serde(flatten)]
+    pub span: Highlight,
 }
 
 /// The verdict on one sentence of an answer.
@@ -340,11 +333,7 @@ fn assess(
         Support {
             n,
             chunk_id: passage.chunk_id,
-            char_start: passage.char_start + before as i64,
-            char_end: passage.char_start + (before + len) as i64,
-            passage_char_start: before,
-            passage_char_end: before + len,
-            text: passage.text[s..e].to_owned(),
+            span: Highlight::of(passage, before, len, &passage.text[s..e]),
         }
     });
     Assessment {

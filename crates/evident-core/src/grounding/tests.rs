@@ -1,23 +1,26 @@
 use super::*;
 use crate::extract::DocumentKind;
 use crate::search::{Highlight, Passage};
+use crate::store::StoredPassage;
 
 fn passage(n: usize, text: &str) -> Passage {
     Passage {
         n,
-        chunk_id: n as i64 * 10,
-        doc_id: n as i64,
-        doc_path: format!("/docs/{n}.md").into(),
-        title: format!("doc {n}"),
-        kind: DocumentKind::Markdown,
-        ordinal: 0,
-        heading_path: vec![],
-        page_start: 1,
-        page_end: 1,
-        char_start: 100,
-        char_end: 100 + text.chars().count() as i64,
-        token_count: 0,
-        text: text.into(),
+        chunk: StoredPassage {
+            chunk_id: n as i64 * 10,
+            doc_id: n as i64,
+            doc_path: format!("/docs/{n}.md").into(),
+            title: format!("doc {n}"),
+            kind: DocumentKind::Markdown,
+            ordinal: 0,
+            heading_path: vec![],
+            page_start: 1,
+            page_end: 1,
+            char_start: 100,
+            char_end: 100 + text.chars().count() as i64,
+            token_count: 0,
+            text: text.into(),
+        },
         highlight: Highlight {
             char_start: 100,
             char_end: 100,
@@ -57,7 +60,7 @@ fn a_faithful_cited_sentence_is_supported_with_its_span() {
     let v = check("单笔报销超过5000元须经分管副总经理审批[1]。", &sources());
     assert_eq!(v.len(), 1);
     assert_eq!(v[0].verdict, Verdict::Supported, "{:?}", v[0].reasons);
-    let s = v[0].support.as_ref().map(|s| (s.n, s.text.clone()));
+    let s = v[0].support.as_ref().map(|s| (s.n, s.span.text.clone()));
     assert_eq!(
         s,
         Some((

@@ -21,7 +21,6 @@ pub mod query;
 pub mod rank;
 pub mod stopwords;
 
-use std::path::PathBuf;
 use std::time::Instant;
 
 use serde::Serialize;
@@ -29,8 +28,7 @@ use serde::Serialize;
 pub use aliases::Aliases;
 pub use query::{Query, Term};
 
-use crate::extract::DocumentKind;
-use crate::store::Store;
+use crate::store::{Store, StoredPassage};
 use crate::{Error, Result};
 
 /// Chunks the full-text query may match (summed over its terms), which bounds the BM25
@@ -83,37 +81,15 @@ impl SearchOptions {
     }
 }
 
-/// A retrieved passage: a chunk with where it came from and why it ranked.
+/// A retrieved passage: a chunk with where it came from (its [`StoredPassage`] fields,
+/// reachable directly as `passage.doc_path` ...) and why it ranked.
 #[derive(Debug, Clone, Serialize)]
 pub struct Passage {
     /// 1-based rank; what `[n]` citations refer to.
     pub n: usize,
-    /// Chunk id.
-    pub chunk_id: i64,
-    /// Document id.
-    pub doc_id: i64,
-    /// Source file.
-    pub doc_path: PathBuf,
-    /// Document title.
-    pub title: String,
-    /// Document format.
-    pub kind: DocumentKind,
-    /// Position of the chunk in its document.
-    pub ordinal: i64,
-    /// Headings above the passage.
-    pub heading_path: Vec<String>,
-    /// First page.
-    pub page_start: u32,
-    /// Last page.
-    pub page_end: u32,
-    /// Char offset of the passage in the document text.
-    pub char_start: i64,
-    /// Char offset just past the passage.
-    pub char_end: i64,
-    /// Index tokens in the passage.
-    pub token_count: i64,
-    /// The passage text.
-    pub text: String,
+    /// The chunk and its document.
+    #[serde(flatten)]
+    pub chunk: StoredPassage,
     /// The sentence that best matches the question, for highlighting.
     pub highlight: Highlight,
     /// Blended ranking score.
@@ -124,6 +100,13 @@ pub struct Passage {
     pub coverage: f64,
     /// Key terms of the question found in the passage.
     pub matched_terms: Vec<String>,
+}
+
+impl std::ops::Deref for Passage {
+    type Target = StoredPassage;
+    fn deref(&self) -> &StoredPassage {
+        &self.chunk
+    }
 }
 
 /// A span to highlight, in char offsets of the document text and of the passage text.
@@ -139,6 +122,19 @@ pub struct Highlight {
     pub passage_char_end: usize,
     /// The highlighted text.
     pub text: String,
+}
+
+impl Highlight {
+    /// The span of `len` chars starting `before` chars into `chunk`'s text.
+    pub fn of(chunk: &StoredPassage, before: usize, len: usize, text: &str) -> Self {
+        Self {
+            char_start: chunk.char_start + before as i64,
+            char_end: chunk.char_start + (before + len) as i64,
+            passage_char_start: before,
+            passage_char_end: before + len,
+            text: text.to_owned(),
+        }
+    }
 }
 
 /// What a search found.
@@ -306,26 +302,8 @@ fn into_passage(n: usize, query: &Query, s: rank::Scored) -> Passage {
     let len = p.text[bs..be].chars().count();
     Passage {
         n,
-        chunk_id: p.chunk_id,
-        doc_id: p.doc_id,
-        doc_path: p.doc_path,
-        title: p.title,
-        kind: p.kind,
-        ordinal: p.ordinal,
-        heading_path: p.heading_path,
-        page_start: p.page_start,
-        page_end: p.page_end,
-        char_start: p.char_start,
-        char_end: p.char_end,
-        token_count: p.token_count,
-        highlight: Highlight {
-            char_start: p.char_start + before as i64,
-            char_end: p.char_start + (before + len) as i64,
-            passage_char_start: before,
-            passage_char_end: before + len,
-            text: p.text[bs..be].to_owned(),
-        },
-        text: p.text,
+        highlight: Highlight::of(&p, before, len, &p.text[bs..be]),
+        chunk: p,
         score: s.score,
         bm25: s.bm25,
         coverage: s.coverage,

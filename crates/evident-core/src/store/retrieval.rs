@@ -17,7 +17,7 @@ const HEADING_WEIGHT: f64 = 2.0;
 const BODY_WEIGHT: f64 = 1.0;
 
 /// A chunk together with the document it came from, as retrieval needs it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize)]
 pub struct StoredPassage {
     /// Chunk id.
     pub chunk_id: i64,
