@@ -422,11 +422,16 @@ pub fn answer(a: &evident_core::answer::Answer, json: bool) -> anyhow::Result<()
         evident_core::answer::Status::Answered => {
             writeln!(out, "{}\n", a.text)?;
             print_verdicts(&mut out, &a.sentences)?;
+            for n in &a.notes {
+                writeln!(out, "\n{n}")?;
+            }
             writeln!(out, "\nSources:")?;
         }
     }
-    for n in &a.notes {
-        writeln!(out, "note: {n}")?;
+    if a.status == evident_core::answer::Status::NotFound {
+        for n in &a.notes {
+            writeln!(out, "{n}")?;
+        }
     }
     print_sources(&mut out, &a.sources)
 }

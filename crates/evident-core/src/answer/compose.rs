@@ -57,12 +57,16 @@ struct Candidate {
     score: f64,
     numbers: Vec<String>,
     terms: HashSet<String>,
+    /// Every number in the candidate's passage.
+    passage_numbers: HashSet<String>,
 }
 
 /// Drafts an answer to `query` from `passages` (already limited to the context).
 pub fn compose(query: &Query, weights: &[f64], passages: &[&Passage]) -> Drafted {
     let mut candidates = Vec::new();
     for (rank, p) in passages.iter().enumerate() {
+        let passage_numbers: HashSet<String> =
+            numbers_in(&p.text).into_iter().map(|m| m.value).collect();
         let labels: Vec<(usize, &str)> = CLAUSE_LABEL
             .captures_iter(&p.text)
             .filter_map(|c| c.get(1))
@@ -106,6 +110,7 @@ pub fn compose(query: &Query, weights: &[f64], passages: &[&Passage]) -> Drafted
                 doc_id: p.doc_id,
                 score,
                 numbers,
+                passage_numbers: passage_numbers.clone(),
             });
         }
     }
@@ -125,13 +130,16 @@ pub fn compose(query: &Query, weights: &[f64], passages: &[&Passage]) -> Drafted
         }
         chosen.push(c);
     }
-    // Two documents, same subject, different numbers: show both, say so.
+    // Two documents, same subject, different numbers: show both, say so. Only when
+    // the other passage does not state the lead's numbers too (then the two documents
+    // agree, and the other sentence is about something else).
     let lead = chosen[0];
     if !lead.numbers.is_empty()
         && let Some(other) = candidates.iter().find(|c| {
             c.doc_id != lead.doc_id
                 && !c.numbers.is_empty()
                 && c.numbers != lead.numbers
+                && !lead.numbers.iter().all(|v| c.passage_numbers.contains(v))
                 && similarity(&c.terms, &lead.terms) >= 0.5
                 && c.score >= lead.score * 0.5
         })
@@ -214,6 +222,54 @@ pub fn with_citation(d: &Draft) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::{Aliases, test_passage};
+
+    fn draft(question: &str, passages: &[Passage]) -> Drafted {
+        let q = Query::analyse(question, &Aliases::default());
+        let weights = vec![1.0; q.terms.len()];
+        compose(&q, &weights, &passages.iter().collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn documents_that_disagree_on_a_number_are_both_quoted_with_a_note() {
+        let d = draft(
+            "报销超过多少需要副总审批",
+            &[
+                test_passage(
+                    1,
+                    1,
+                    "第四条 单笔报销超过20,000元的，须经分管副总经理审批。",
+                ),
+                test_passage(
+                    2,
+                    2,
+                    "第六条 单笔报销超过50,000元的，须经分管副总经理审批。",
+                ),
+            ],
+        );
+        let cited: Vec<usize> = d.sentences.iter().map(|s| s.n).collect();
+        assert!(cited.contains(&1) && cited.contains(&2), "{d:?}");
+        assert_eq!(d.notes.len(), 1, "{d:?}");
+        assert!(d.notes[0].contains("[1]") && d.notes[0].contains("[2]"));
+    }
+
+    #[test]
+    fn copies_of_one_document_are_not_a_disagreement() {
+        let text =
+            "Birthing parents receive 16 weeks of leave. Other parents receive 8 weeks of leave.";
+        let d = draft(
+            "How many weeks of leave do birthing parents receive?",
+            &[test_passage(1, 1, text), test_passage(2, 2, text)],
+        );
+        assert!(d.notes.is_empty(), "{:?}", d.notes);
+        assert_eq!(
+            d.sentences[0].text,
+            "Birthing parents receive 16 weeks of leave."
+        );
+        let texts: Vec<&str> = d.sentences.iter().map(|s| s.text.as_str()).collect();
+        let unique: HashSet<&str> = texts.iter().copied().collect();
+        assert_eq!(texts.len(), unique.len(), "no sentence twice: {texts:?}");
+    }
 
     #[test]
     fn the_mark_goes_before_the_closing_punctuation() {

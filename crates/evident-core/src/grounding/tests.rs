@@ -1,38 +1,8 @@
 use super::*;
-use crate::extract::DocumentKind;
-use crate::search::{Highlight, Passage};
-use crate::store::StoredPassage;
+use crate::search::Passage;
 
 fn passage(n: usize, text: &str) -> Passage {
-    Passage {
-        n,
-        chunk: StoredPassage {
-            chunk_id: n as i64 * 10,
-            doc_id: n as i64,
-            doc_path: format!("/docs/{n}.md").into(),
-            title: format!("doc {n}"),
-            kind: DocumentKind::Markdown,
-            ordinal: 0,
-            heading_path: vec![],
-            page_start: 1,
-            page_end: 1,
-            char_start: 100,
-            char_end: 100 + text.chars().count() as i64,
-            token_count: 0,
-            text: text.into(),
-        },
-        highlight: Highlight {
-            char_start: 100,
-            char_end: 100,
-            passage_char_start: 0,
-            passage_char_end: 0,
-            text: String::new(),
-        },
-        score: 1.0,
-        bm25: 1.0,
-        coverage: 1.0,
-        matched_terms: vec![],
-    }
+    crate::search::test_passage(n, n as i64, text)
 }
 
 fn sources() -> Vec<Passage> {

@@ -316,3 +316,37 @@ fn into_passage(n: usize, query: &Query, s: rank::Scored) -> Passage {
             .collect(),
     }
 }
+
+/// A passage built by hand, for unit tests of the stages after retrieval.
+#[cfg(test)]
+pub(crate) fn test_passage(n: usize, doc_id: i64, text: &str) -> Passage {
+    Passage {
+        n,
+        chunk: StoredPassage {
+            chunk_id: n as i64 * 10,
+            doc_id,
+            doc_path: format!("/docs/{doc_id}.md").into(),
+            title: format!("doc {doc_id}"),
+            kind: crate::extract::DocumentKind::Markdown,
+            ordinal: 0,
+            heading_path: vec![],
+            page_start: 1,
+            page_end: 1,
+            char_start: 100,
+            char_end: 100 + text.chars().count() as i64,
+            token_count: 0,
+            text: text.into(),
+        },
+        highlight: Highlight {
+            char_start: 100,
+            char_end: 100,
+            passage_char_start: 0,
+            passage_char_end: 0,
+            text: String::new(),
+        },
+        score: 1.0,
+        bm25: 1.0,
+        coverage: 1.0,
+        matched_terms: vec![],
+    }
+}
