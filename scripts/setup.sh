@@ -4,11 +4,22 @@
 set -euo pipefail
 
 need=()
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 command -v cc >/dev/null 2>&1 || need+=(build-essential)
+command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
+# The desktop app: WebKitGTK for Tauri's web view, a CJK font so Chinese is not boxes.
+have_pkg libwebkit2gtk-4.1-dev || need+=(libwebkit2gtk-4.1-dev)
+have_pkg fonts-wqy-microhei || need+=(fonts-wqy-microhei)
+# The UI is built with Vite (Node.js and npm from Debian).
+command -v npm >/dev/null 2>&1 || need+=(nodejs npm)
 # Tests compare PDF extraction with poppler's pdftotext and make encrypted PDFs with qpdf.
 if [ "${1:-}" = "--test" ]; then
   command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
   command -v qpdf >/dev/null 2>&1 || need+=(qpdf)
+  # End-to-end tests drive the real window under Xvfb through WebKitWebDriver.
+  command -v WebKitWebDriver >/dev/null 2>&1 || need+=(webkit2gtk-driver)
+  command -v xvfb-run >/dev/null 2>&1 || need+=(xvfb xauth)
+  command -v xdotool >/dev/null 2>&1 || need+=(xdotool)
 fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "Installing: ${need[*]}"

@@ -49,6 +49,7 @@ impl ImportOptions {
 }
 
 /// What happened to one file.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum Outcome {
@@ -105,6 +106,7 @@ impl Outcome {
 }
 
 /// One file's report.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct FileReport {
     /// The file (canonical when it could be resolved).
@@ -117,6 +119,7 @@ pub struct FileReport {
 }
 
 /// The result of an import run.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct ImportSummary {
     /// One report per file, in processing order.

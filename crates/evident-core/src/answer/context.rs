@@ -17,7 +17,8 @@ use crate::store::{Store, StoredPassage};
 pub const DEFAULT_BUDGET_TOKENS: usize = 1500;
 
 /// A neighbouring chunk added to complete a hit's clause.
-#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Neighbour {
     /// The hit it belongs to (`[n]`).
     pub of: usize,
@@ -32,7 +33,8 @@ pub struct Neighbour {
 }
 
 /// The passages an answer may use.
-#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Context {
     /// Budget in index tokens.
     pub budget_tokens: usize,

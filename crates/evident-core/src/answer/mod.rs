@@ -8,6 +8,7 @@
 
 pub mod compose;
 pub mod context;
+pub mod export;
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -21,7 +22,8 @@ use crate::store::Store;
 pub use context::{Context, DEFAULT_BUDGET_TOKENS};
 
 /// Options of `ask` and `check`.
-#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct AskOptions {
     /// Retrieval options (top-k, floor, scope).
     pub search: SearchOptions,
@@ -39,7 +41,8 @@ impl Default for AskOptions {
 }
 
 /// Whether the documents answer the question.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// An answer with checked citations.
@@ -49,7 +52,8 @@ pub enum Status {
 }
 
 /// A cited source as the answer lists it.
-#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Source {
     /// Number used in citations.
     pub n: usize,
@@ -106,7 +110,8 @@ impl Source {
 }
 
 /// Milliseconds per stage.
-#[derive(Debug, Clone, Default, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Default, Serialize, serde::Deserialize)]
 pub struct Timings {
     /// Retrieval.
     pub search: f64,
@@ -119,7 +124,8 @@ pub struct Timings {
 }
 
 /// An answer with its verdicts and sources.
-#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Answer {
     /// Answered or not found.
     pub status: Status,
@@ -237,7 +243,8 @@ pub fn ask(
 
 /// The verdicts on an answer written elsewhere, against the passages `search` returns
 /// for `question` with the same options.
-#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Checked {
     /// The question the answer was written for.
     pub question: String,

@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use crate::{Error, Result};
 
 /// The formats Evident reads.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum DocumentKind {

@@ -30,7 +30,8 @@ pub const SUPPORTED_SHARE: f64 = 0.7;
 pub const PARTIAL_SHARE: f64 = 0.4;
 
 /// How well a sentence is backed by its sources.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// A cited (or, if uncited, some retrieved) passage backs the sentence.
@@ -42,7 +43,8 @@ pub enum Verdict {
 }
 
 /// The passage span that best supports a sentence.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq, Eq)]
 pub struct Support {
     /// Which passage (`[n]`).
     pub n: usize,
@@ -54,7 +56,8 @@ pub struct Support {
 }
 
 /// The verdict on one sentence of an answer.
-#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct SentenceVerdict {
     /// The sentence without its citation markers.
     pub text: String,

@@ -38,6 +38,7 @@ pub struct Phrase {
 }
 
 /// A problem on one line of the alias file.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct AliasWarning {
     /// 1-based line number.

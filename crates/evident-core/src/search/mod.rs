@@ -40,7 +40,8 @@ pub const ROW_BUDGET: i64 = 4000;
 pub const DEFAULT_FLOOR: f64 = 0.4;
 
 /// Options of one search.
-#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct SearchOptions {
     /// Passages to return (at least 1).
     pub k: usize,
@@ -83,7 +84,8 @@ impl SearchOptions {
 
 /// A retrieved passage: a chunk with where it came from (its [`StoredPassage`] fields,
 /// reachable directly as `passage.doc_path` ...) and why it ranked.
-#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Passage {
     /// 1-based rank; what `[n]` citations refer to.
     pub n: usize,
@@ -110,7 +112,8 @@ impl std::ops::Deref for Passage {
 }
 
 /// A span to highlight, in char offsets of the document text and of the passage text.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq, Eq)]
 pub struct Highlight {
     /// Char offset in the document text.
     pub char_start: i64,
@@ -138,7 +141,8 @@ impl Highlight {
 }
 
 /// What a search found.
-#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct SearchResult {
     /// The analysed question.
     pub query: Query,

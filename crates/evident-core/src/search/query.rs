@@ -21,7 +21,8 @@ pub const MAX_QUESTION_CHARS: usize = 1000;
 const MAX_TERMS: usize = 32;
 
 /// An analysed question.
-#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Query {
     /// The question as typed (cut to [`MAX_QUESTION_CHARS`]).
     pub text: String,
@@ -36,7 +37,8 @@ pub struct Query {
 }
 
 /// One key term and the ways it may be written.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Term {
     /// How the term reads in the question.
     pub text: String,

@@ -12,6 +12,7 @@ use crate::extract::{DocumentKind, Extracted};
 use crate::{Error, Result};
 
 /// A stored document, with its chunk count.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct DocumentRecord {
     /// Row id; stable until the document is removed or replaced.
@@ -85,7 +86,7 @@ fn record(row: &Row<'_>) -> rusqlite::Result<DocumentRecord> {
     })
 }
 
-fn now() -> i64 {
+pub(super) fn now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() as i64)

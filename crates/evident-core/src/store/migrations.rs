@@ -70,6 +70,18 @@ pub const MIGRATIONS: &[&str] = &[
         DELETE FROM chunk_index WHERE rowid = old.id;
     END;
     "#,
+    // 2: questions asked, their answers and the user's feedback.
+    r#"
+    CREATE TABLE history (
+        id        INTEGER PRIMARY KEY,
+        asked_at  INTEGER NOT NULL,
+        question  TEXT NOT NULL,
+        status    TEXT NOT NULL,
+        answer    TEXT NOT NULL,
+        feedback  INTEGER CHECK (feedback IN (-1, 1))
+    ) STRICT;
+    CREATE INDEX history_asked_at ON history(asked_at);
+    "#,
 ];
 
 /// The newest schema version this build understands.

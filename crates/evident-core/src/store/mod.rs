@@ -13,6 +13,7 @@
 
 mod chunks;
 mod documents;
+mod history;
 mod migrations;
 mod retrieval;
 
@@ -23,6 +24,7 @@ use rusqlite::{Connection, ErrorCode, OptionalExtension, params};
 
 pub use chunks::{ChunkRecord, PageRecord};
 pub use documents::{DocumentRecord, NewDocument, sha256_hex};
+pub use history::HistoryEntry;
 pub use retrieval::StoredPassage;
 
 use crate::chunk::CHUNKER_VERSION;

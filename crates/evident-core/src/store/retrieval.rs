@@ -17,7 +17,8 @@ const HEADING_WEIGHT: f64 = 2.0;
 const BODY_WEIGHT: f64 = 1.0;
 
 /// A chunk together with the document it came from, as retrieval needs it.
-#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct StoredPassage {
     /// Chunk id.
     pub chunk_id: i64,
