@@ -20,6 +20,7 @@ if [ "${1:-}" = "--test" ]; then
   command -v WebKitWebDriver >/dev/null 2>&1 || need+=(webkit2gtk-driver)
   command -v xvfb-run >/dev/null 2>&1 || need+=(xvfb xauth)
   command -v xdotool >/dev/null 2>&1 || need+=(xdotool)
+  /usr/bin/python3 -c "import selenium" 2>/dev/null || need+=(python3-selenium)
 fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "Installing: ${need[*]}"

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Runs every check: formatting, lints and all tests (unit, integration, the PDF
-# reference comparison and the crash test). CI runs exactly this.
+# reference comparison, the crash test, the UI's unit tests and the end-to-end tests
+# of the real app window). CI runs exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --test
+scripts/ui.sh --check
 cargo fmt --all -- --check
 cargo clippy --locked --workspace --all-targets -- -D warnings
 cargo test --locked --workspace --release
+scripts/e2e.sh

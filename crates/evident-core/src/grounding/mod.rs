@@ -189,6 +189,13 @@ fn judge(
                 reasons.extend(best.reasons);
                 (best.verdict, best.support)
             }
+            Some(best) if best.share >= PARTIAL_SHARE => {
+                // Close to a passage but contradicted by it (a number, a negation):
+                // say where and why.
+                reasons.push("no citation, and no retrieved passage supports it".into());
+                reasons.extend(best.reasons);
+                (Verdict::Unsupported, best.support)
+            }
             _ => {
                 reasons.push("no citation, and no retrieved passage supports it".into());
                 (Verdict::Unsupported, None)

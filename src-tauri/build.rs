@@ -1,0 +1,4 @@
+//! Tauri's build step: embeds the app configuration and capabilities.
+fn main() {
+    tauri_build::build();
+}

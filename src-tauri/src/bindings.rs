@@ -1,0 +1,88 @@
+//! The TypeScript side of the Rust↔UI contract, generated from the Rust types.
+//!
+//! `ui/src/bindings.ts` is this module's output, committed. The test
+//! `bindings_are_current` fails when the Rust types changed and the file was not
+//! regenerated (`UPDATE_BINDINGS=1 cargo test -p evident-app bindings`).
+
+use ts_rs::{Config, TS};
+
+use crate::commands::{AppInfo, AskResult, DocumentView, ImportProgress, PageSpan, Retrieval};
+use crate::error::CommandError;
+use evident_core::answer::context::Neighbour;
+use evident_core::answer::{Answer, Checked, Context, Source, Status, Timings};
+use evident_core::extract::DocumentKind;
+use evident_core::grounding::{SentenceVerdict, Support, Verdict};
+use evident_core::import::{FileReport, ImportSummary, Outcome};
+use evident_core::search::aliases::AliasWarning;
+use evident_core::search::{Highlight, Passage, Query, SearchResult, Term};
+use evident_core::store::{DocumentRecord, HistoryEntry, StoredPassage};
+
+fn decl<T: TS + 'static>(cfg: &Config) -> String {
+    format!("export {}\n", T::decl(cfg))
+}
+
+/// Every declaration, in a stable order, as one TypeScript module.
+pub fn typescript() -> String {
+    // Ids and offsets fit in a JavaScript number; bigint would make every use awkward.
+    let cfg = Config::new().with_large_int("number");
+    let parts = [
+        decl::<CommandError>(&cfg),
+        decl::<AppInfo>(&cfg),
+        decl::<Retrieval>(&cfg),
+        decl::<AskResult>(&cfg),
+        decl::<Answer>(&cfg),
+        decl::<Status>(&cfg),
+        decl::<SentenceVerdict>(&cfg),
+        decl::<Verdict>(&cfg),
+        decl::<Support>(&cfg),
+        decl::<Source>(&cfg),
+        decl::<Highlight>(&cfg),
+        decl::<Context>(&cfg),
+        decl::<Neighbour>(&cfg),
+        decl::<Timings>(&cfg),
+        decl::<Checked>(&cfg),
+        decl::<SearchResult>(&cfg),
+        decl::<Passage>(&cfg),
+        decl::<StoredPassage>(&cfg),
+        decl::<Query>(&cfg),
+        decl::<Term>(&cfg),
+        decl::<DocumentKind>(&cfg),
+        decl::<DocumentRecord>(&cfg),
+        decl::<DocumentView>(&cfg),
+        decl::<PageSpan>(&cfg),
+        decl::<ImportProgress>(&cfg),
+        decl::<ImportSummary>(&cfg),
+        decl::<FileReport>(&cfg),
+        decl::<Outcome>(&cfg),
+        decl::<HistoryEntry>(&cfg),
+        decl::<AliasWarning>(&cfg),
+    ];
+    let mut out = String::from(
+        "// Generated from the Rust types by src-tauri/src/bindings.rs. Do not edit;\n\
+         // regenerate with: UPDATE_BINDINGS=1 cargo test -p evident-app bindings\n\n",
+    );
+    for p in parts {
+        out.push_str(&p);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    #[test]
+    fn bindings_are_current() {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../ui/src/bindings.ts");
+        let fresh = super::typescript();
+        if std::env::var_os("UPDATE_BINDINGS").is_some() {
+            std::fs::write(&path, &fresh).expect("bindings written");
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == fresh,
+            "ui/src/bindings.ts is out of date with the Rust types; run \
+             UPDATE_BINDINGS=1 cargo test -p evident-app bindings and commit it"
+        );
+    }
+}

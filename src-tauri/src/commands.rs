@@ -1,0 +1,318 @@
+//! The commands the UI calls. Each takes the state, calls one core function and turns
+//! its error into a [`CommandError`]; long work (imports) runs on a blocking thread
+//! and reports progress through the `import-progress` event.
+
+use std::path::PathBuf;
+
+use evident_core::answer::{self, Answer, AskOptions, Checked, export};
+use evident_core::import::{FileReport, ImportEvent, ImportOptions, ImportSummary, Importer};
+use evident_core::search::aliases::AliasWarning;
+use evident_core::search::{Aliases, SearchOptions};
+use evident_core::store::{DocumentRecord, HistoryEntry, Store};
+use serde::{Deserialize, Serialize};
+use tauri::{AppHandle, Emitter, State};
+use tauri_plugin_opener::OpenerExt;
+
+use crate::error::{CommandError, CommandResult};
+use crate::state::AppState;
+
+/// Retrieval settings the user can change.
+#[derive(Debug, Clone, Deserialize, Serialize, ts_rs::TS)]
+pub struct Retrieval {
+    /// Passages to retrieve.
+    pub k: usize,
+    /// Relevance floor (0..1).
+    pub floor: f64,
+}
+
+impl Retrieval {
+    fn options(&self) -> SearchOptions {
+        SearchOptions {
+            k: self.k,
+            floor: self.floor,
+            ..SearchOptions::default()
+        }
+    }
+}
+
+/// What the app shows on start.
+#[derive(Debug, Serialize, ts_rs::TS)]
+pub struct AppInfo {
+    /// The database file.
+    pub db_path: String,
+    /// Imported documents.
+    pub documents: usize,
+    /// Default retrieval settings.
+    pub defaults: Retrieval,
+}
+
+/// An answer and where it was stored in the history.
+#[derive(Debug, Serialize, ts_rs::TS)]
+pub struct AskResult {
+    /// History entry id (for feedback).
+    pub history_id: i64,
+    /// The answer.
+    pub answer: Answer,
+}
+
+/// A page's place in the document text.
+#[derive(Debug, Serialize, ts_rs::TS)]
+pub struct PageSpan {
+    /// 1-based page number.
+    pub page_no: u32,
+    /// Char offset of the page in the document text.
+    pub char_start: i64,
+    /// Char offset just past the page.
+    pub char_end: i64,
+}
+
+/// A document for the source viewer.
+#[derive(Debug, Serialize, ts_rs::TS)]
+pub struct DocumentView {
+    /// The document.
+    pub document: DocumentRecord,
+    /// Its extracted text (char offsets of passages point into it).
+    pub text: String,
+    /// Where each page lies in the text.
+    pub pages: Vec<PageSpan>,
+}
+
+/// Progress of an import, sent as the `import-progress` event.
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ImportProgress {
+    /// The files are known.
+    Planned {
+        /// Files to look at.
+        files: usize,
+    },
+    /// One file is done.
+    File {
+        /// Its report.
+        report: FileReport,
+    },
+}
+
+fn blocking_error(e: impl std::fmt::Display) -> CommandError {
+    CommandError::new("internal", format!("background work failed: {e}"))
+}
+
+/// Database path, document count and default settings.
+#[tauri::command]
+pub async fn app_info(state: State<'_, AppState>) -> CommandResult<AppInfo> {
+    let documents = state.with_store(|s| Ok(s.documents()?.len()))?;
+    let defaults = SearchOptions::default();
+    Ok(AppInfo {
+        db_path: state.db_path.display().to_string(),
+        documents,
+        defaults: Retrieval {
+            k: defaults.k,
+            floor: defaults.floor,
+        },
+    })
+}
+
+fn aliases(state: &AppState) -> CommandResult<Aliases> {
+    Ok(Aliases::load_with_builtin(&Aliases::path_for(&state.db_path))?.0)
+}
+
+/// Answers a question and records it in the history.
+#[tauri::command]
+pub async fn ask(
+    state: State<'_, AppState>,
+    question: String,
+    retrieval: Retrieval,
+) -> CommandResult<AskResult> {
+    let aliases = aliases(&state)?;
+    state.with_store(|store| {
+        let options = AskOptions {
+            search: retrieval.options(),
+            ..AskOptions::default()
+        };
+        let answer = answer::ask(store, &question, &aliases, &options)?;
+        let history_id = store.record_answer(&answer)?;
+        Ok(AskResult { history_id, answer })
+    })
+}
+
+/// Checks any text against the documents: every sentence gets a verdict.
+#[tauri::command]
+pub async fn check_text(
+    state: State<'_, AppState>,
+    text: String,
+    retrieval: Retrieval,
+) -> CommandResult<Checked> {
+    let aliases = aliases(&state)?;
+    state.with_store(|store| {
+        // The text is its own question: its words find the passages it speaks about.
+        answer::check_text(store, &text, &text, &aliases, &retrieval.options())
+    })
+}
+
+/// Imported documents.
+#[tauri::command]
+pub async fn documents(state: State<'_, AppState>) -> CommandResult<Vec<DocumentRecord>> {
+    state.with_store(|s| s.documents())
+}
+
+/// Removes a document and everything derived from it.
+#[tauri::command]
+pub async fn remove_document(state: State<'_, AppState>, id: i64) -> CommandResult<bool> {
+    state.with_store(|s| s.remove_document(id))
+}
+
+/// Imports files and folders, reporting each file through `import-progress`.
+#[tauri::command]
+pub async fn import_paths(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    paths: Vec<String>,
+) -> CommandResult<ImportSummary> {
+    let db = state.db_path.clone();
+    let options = ImportOptions::sandboxed()?;
+    let inputs: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
+    tauri::async_runtime::spawn_blocking(move || -> CommandResult<ImportSummary> {
+        // Its own connection: the UI stays free to search while the import writes.
+        let mut store = Store::open(&db)?;
+        let summary = Importer::new(options).run(&mut store, &inputs, &mut |event| {
+            let payload = match event {
+                ImportEvent::Planned { files, .. } => ImportProgress::Planned { files },
+                ImportEvent::File(report) => ImportProgress::File {
+                    report: report.clone(),
+                },
+            };
+            let _ = app.emit("import-progress", payload);
+        })?;
+        Ok(summary)
+    })
+    .await
+    .map_err(blocking_error)?
+}
+
+/// A document's text and page spans, for the source viewer.
+#[tauri::command]
+pub async fn document_view(state: State<'_, AppState>, id: i64) -> CommandResult<DocumentView> {
+    state.with_store(|s| {
+        let document = s
+            .document(id)?
+            .ok_or_else(|| evident_core::Error::DocumentNotFound(id.to_string()))?;
+        let pages = s.pages_of(id)?;
+        Ok(DocumentView {
+            document,
+            text: pages.iter().map(|p| p.text.as_str()).collect(),
+            pages: pages
+                .iter()
+                .map(|p| PageSpan {
+                    page_no: p.page_no,
+                    char_start: p.char_start,
+                    char_end: p.char_end,
+                })
+                .collect(),
+        })
+    })
+}
+
+/// The bytes of a PDF document's source file, for pdf.js.
+#[tauri::command]
+pub async fn pdf_bytes(state: State<'_, AppState>, id: i64) -> CommandResult<tauri::ipc::Response> {
+    let path = source_path(&state, id)?;
+    let bytes = std::fs::read(&path).map_err(|e| {
+        CommandError::new(
+            "io",
+            format!(
+                "cannot read {}: {e} (was it moved or deleted?)",
+                path.display()
+            ),
+        )
+    })?;
+    Ok(tauri::ipc::Response::new(bytes))
+}
+
+fn source_path(state: &AppState, id: i64) -> CommandResult<PathBuf> {
+    state.with_store(|s| {
+        s.document(id)?
+            .map(|d| d.path)
+            .ok_or_else(|| evident_core::Error::DocumentNotFound(id.to_string()))
+    })
+}
+
+/// Hands a document's source file to the operating system's default app.
+#[tauri::command]
+pub async fn open_source(app: AppHandle, state: State<'_, AppState>, id: i64) -> CommandResult<()> {
+    let path = source_path(&state, id)?;
+    app.opener()
+        .open_path(path.to_string_lossy(), None::<&str>)
+        .map_err(|e| CommandError::new("io", format!("cannot open {}: {e}", path.display())))
+}
+
+/// The answer as Markdown (`markdown`) or self-contained HTML (`html`).
+#[tauri::command]
+pub async fn export_answer(answer: Answer, format: String) -> CommandResult<String> {
+    match format.as_str() {
+        "markdown" => Ok(export::to_markdown(&answer)),
+        "html" => Ok(export::to_html(&answer)),
+        other => Err(CommandError::new(
+            "invalid_config",
+            format!("unknown export format {other:?} (markdown or html)"),
+        )),
+    }
+}
+
+/// Writes an export to the path the user chose in the save dialog.
+#[tauri::command]
+pub async fn save_text(path: String, contents: String) -> CommandResult<()> {
+    std::fs::write(&path, contents)
+        .map_err(|e| CommandError::new("io", format!("cannot write {path}: {e}")))
+}
+
+/// The latest questions, newest first.
+#[tauri::command]
+pub async fn history(state: State<'_, AppState>, limit: usize) -> CommandResult<Vec<HistoryEntry>> {
+    state.with_store(|s| s.history(limit))
+}
+
+/// A past answer, to reopen it.
+#[tauri::command]
+pub async fn history_answer(state: State<'_, AppState>, id: i64) -> CommandResult<Answer> {
+    state.with_store(|s| {
+        s.history_answer(id)?
+            .ok_or_else(|| evident_core::Error::DocumentNotFound(format!("history entry {id}")))
+    })
+}
+
+/// Thumbs up (+1), down (-1) or cleared (null) on a past answer.
+#[tauri::command]
+pub async fn set_feedback(
+    state: State<'_, AppState>,
+    id: i64,
+    feedback: Option<i64>,
+) -> CommandResult<()> {
+    state.with_store(|s| s.set_feedback(id, feedback))
+}
+
+/// The user's alias table as text.
+#[tauri::command]
+pub async fn get_aliases(state: State<'_, AppState>) -> CommandResult<String> {
+    let path = Aliases::path_for(&state.db_path);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Ok(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
+        Err(e) => Err(CommandError::new(
+            "io",
+            format!("cannot read {}: {e}", path.display()),
+        )),
+    }
+}
+
+/// Saves the alias table; returns the lines that could not be used.
+#[tauri::command]
+pub async fn set_aliases(
+    state: State<'_, AppState>,
+    text: String,
+) -> CommandResult<Vec<AliasWarning>> {
+    let path = Aliases::path_for(&state.db_path);
+    let (_, warnings) = Aliases::parse(&text);
+    std::fs::write(&path, text)
+        .map_err(|e| CommandError::new("io", format!("cannot write {}: {e}", path.display())))?;
+    Ok(warnings)
+}

@@ -1,0 +1,47 @@
+//! Evident's desktop shell: Tauri wiring around `evident-core`.
+//!
+//! This crate holds no logic of its own. [`commands`] are ten-line wrappers over core
+//! functions, [`state`] keeps the one database connection, [`error`] is the
+//! `{code, message}` the UI receives, and [`bindings`] renders the TypeScript
+//! declarations of every type crossing the boundary (committed as `ui/src/bindings.ts`,
+//! checked by a test).
+
+pub mod bindings;
+pub mod commands;
+pub mod error;
+pub mod state;
+
+use state::AppState;
+
+/// Starts the app on the same database as the CLI (`$EVIDENT_DB`, else the platform
+/// data directory).
+pub fn run() {
+    let db = evident_core::paths::default_db_path();
+    let result = tauri::Builder::default()
+        .plugin(tauri_plugin_dialog::init())
+        .plugin(tauri_plugin_opener::init())
+        .manage(AppState::new(db))
+        .invoke_handler(tauri::generate_handler![
+            commands::app_info,
+            commands::ask,
+            commands::check_text,
+            commands::documents,
+            commands::remove_document,
+            commands::import_paths,
+            commands::document_view,
+            commands::pdf_bytes,
+            commands::open_source,
+            commands::export_answer,
+            commands::save_text,
+            commands::history,
+            commands::history_answer,
+            commands::set_feedback,
+            commands::get_aliases,
+            commands::set_aliases,
+        ])
+        .run(tauri::generate_context!());
+    if let Err(e) = result {
+        eprintln!("Evident could not start: {e}");
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,9 @@
+//! The Evident desktop app's entry point; everything else is in the library.
+#![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
+
+fn main() {
+    // PDFs are read in a child process of this same executable; such a child never
+    // opens a window.
+    evident_core::extract::pdf::run_worker_if_requested();
+    evident_app::run();
+}

@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the real Evident window, driven over WebDriver.
+
+tauri-driver (cargo install tauri-driver --version ^2) starts the real app binary
+through WebKitWebDriver; this script talks to it with Selenium's W3C client. Run it
+under a display (scripts/e2e.sh wraps it in xvfb-run). Each scenario saves a
+screenshot under test-output/e2e/ for a person to look at, and the timings asked for
+in the desktop issue are printed at the end.
+
+Usage: test_app.py APP_BINARY EVIDENT_CLI
+"""
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.common.options import ArgOptions
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = Path(__file__).resolve().parents[2]
+OUT = ROOT / "test-output" / "e2e"
+PORT = 4444
+failures: list[str] = []
+timings: dict[str, float] = {}
+
+
+def check(cond: bool, what: str) -> None:
+    print(("ok    " if cond else "FAIL  ") + what, flush=True)
+    if not cond:
+        failures.append(what)
+
+
+def wait_port(port: int, timeout: float = 30) -> None:
+    end = time.time() + timeout
+    while time.time() < end:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"tauri-driver did not listen on {port}")
+
+
+def by_testid(driver, testid: str, timeout: float = 10):
+    return WebDriverWait(driver, timeout).until(
+        lambda d: d.find_element(By.CSS_SELECTOR, f"[data-testid='{testid}']")
+    )
+
+
+def shot(driver, name: str) -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    driver.save_screenshot(str(OUT / f"{name}.png"))
+
+
+def ask(driver, question: str) -> float:
+    box = by_testid(driver, "question")
+    box.clear()
+    box.send_keys(question)
+    driver.execute_script("document.querySelector('.result').replaceChildren()")
+    started = time.perf_counter()
+    box.send_keys(Keys.ENTER)
+    WebDriverWait(driver, 15).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, ".result [data-testid='answer']")
+    )
+    return (time.perf_counter() - started) * 1000
+
+
+def main() -> int:
+    app, cli = sys.argv[1], sys.argv[2]
+    data = Path(tempfile.mkdtemp(prefix="evident-e2e-"))
+    db = data / "evident.sqlite3"
+    docs = data / "文档 with spaces"
+    docs.mkdir()
+    for f in (ROOT / "samples").iterdir():
+        shutil.copy(f, docs / f.name)
+    # A document that tries to run code: it must render as inert text.
+    (docs / "hostile.txt").write_text(
+        "门禁制度\n\n访客须在前台登记<script>window.__pwned = 1</script>"
+        "<img src=x onerror=\"window.__pwned = 2\">，由接待人员陪同进入办公区。\n",
+        encoding="utf-8",
+    )
+    subprocess.run([cli, "--db", str(db), "import", str(docs)], check=True, capture_output=True)
+
+    env = dict(os.environ, EVIDENT_DB=str(db))
+    driver_proc = subprocess.Popen(
+        ["tauri-driver", "--port", str(PORT)], env=env,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    driver = None
+    try:
+        wait_port(PORT)
+        options = ArgOptions()
+        options.set_capability("browserName", "wry")
+        options.set_capability("tauri:options", {"application": app})
+        started = time.perf_counter()
+        driver = webdriver.Remote(command_executor=f"http://127.0.0.1:{PORT}", options=options)
+        WebDriverWait(driver, 20).until(
+            lambda d: d.execute_script("return document.body.dataset.ready === 'true'")
+        )
+        timings["start_to_interactive_ms"] = (time.perf_counter() - started) * 1000
+        focused = driver.execute_script("return document.activeElement?.dataset.testid")
+        check(focused == "question", "the question box has focus on start")
+        shot(driver, "01-start")
+
+        # Chinese question, then its citation opens the highlighted source.
+        timings["question_to_answer_zh_ms"] = ask(driver, "单笔报销超过多少需要分管副总审批？")
+        sentences = driver.find_elements(By.CSS_SELECTOR, "[data-testid='answer-sentence']")
+        check(len(sentences) > 0, "a Chinese question gets an answer")
+        check(any("20,000" in s.text for s in sentences), "the answer states the 20,000 limit")
+        check(all(s.get_attribute("data-verdict") == "supported" for s in sentences),
+              "every sentence of the answer is supported")
+        shot(driver, "02-answer-zh")
+        chip = driver.find_element(By.CSS_SELECTOR, "[data-testid='citation'][data-n='1']")
+        started = time.perf_counter()
+        chip.click()
+        mark = WebDriverWait(driver, 10).until(
+            lambda d: d.find_element(By.CSS_SELECTOR, "[data-testid='source-viewer']:not([hidden]) [data-testid='source-highlight']")
+        )
+        timings["citation_to_highlight_ms"] = (time.perf_counter() - started) * 1000
+        viewer = by_testid(driver, "source-viewer")
+        check(viewer.get_attribute("data-doc").endswith("报销与请假制度.md"), "the viewer shows the cited document")
+        check(viewer.get_attribute("data-page") == "1", "the viewer shows page 1")
+        check("20,000" in mark.text, "the highlighted passage holds the cited sentence")
+        shot(driver, "03-source-markdown")
+
+        # English question; a PDF citation opens the rendered page.
+        timings["question_to_answer_en_ms"] = ask(driver, "How many weeks of parental leave do birthing parents get?")
+        sentences = driver.find_elements(By.CSS_SELECTOR, "[data-testid='answer-sentence']")
+        check(any("16 weeks" in s.text for s in sentences), "an English question gets the 16 weeks")
+        shot(driver, "04-answer-en")
+        pdf_source = driver.execute_script(
+            "return [...document.querySelectorAll('.result [data-testid=source]')]"
+            ".find(b => b.textContent.includes('Employee Handbook') && b.closest('li'))?.dataset.n"
+        )
+        check(pdf_source is not None, "the handbook is among the English answer's sources")
+        if pdf_source:
+            driver.find_element(By.CSS_SELECTOR, f".result [data-testid='source'][data-n='{pdf_source}']").click()
+            viewer = by_testid(driver, "source-viewer")
+            is_pdf = viewer.get_attribute("data-doc").endswith(".pdf")
+            selector = ".pdf-view [data-testid='source-highlight']" if is_pdf else ".doc-text [data-testid='source-highlight']"
+            mark = WebDriverWait(driver, 15).until(lambda d: d.find_element(By.CSS_SELECTOR, selector))
+            if is_pdf:
+                check(bool(driver.find_elements(By.CSS_SELECTOR, ".pdf-view canvas")), "the PDF page is rendered")
+                check(viewer.get_attribute("data-page") == "1", "the PDF opens at the cited page")
+                check("16" in mark.text or "Birthing" in mark.text, f"the PDF text layer marks the passage ({mark.text!r})")
+            shot(driver, "05-source-pdf" if is_pdf else "05-source-text")
+
+        # A question the documents do not answer.
+        ask(driver, "公司食堂几点开门？")
+        check(bool(driver.find_elements(By.CSS_SELECTOR, "[data-testid='not-found']")), "an unanswerable question shows not found")
+        shot(driver, "06-not-found")
+
+        # Check a text with a wrong number.
+        by_testid(driver, "tab-check").click()
+        box = by_testid(driver, "check-input")
+        box.send_keys("单笔报销超过50,000元的，须经分管副总经理审批。")
+        by_testid(driver, "check-run").click()
+        flagged = WebDriverWait(driver, 10).until(
+            lambda d: d.find_elements(By.CSS_SELECTOR, ".check-page [data-testid='answer-sentence'][data-verdict='unsupported']")
+        )
+        reasons = driver.execute_script("return arguments[0].querySelector('.reasons').textContent", flagged[0])
+        check("50000" in reasons, "the wrong number is named in the reason")
+        color = driver.execute_script("return getComputedStyle(arguments[0]).color", flagged[0])
+        check(color.startswith("rgb(164, 14, 38)") or color.startswith("rgb(255, 129, 130)"), f"the flagged sentence is red ({color})")
+        driver.execute_script("arguments[0].focus()", flagged[0])
+        shot(driver, "07-check-flagged")
+
+        # The hostile document renders as text and runs nothing.
+        by_testid(driver, "tab-ask").click()
+        ask(driver, "访客进入办公区需要谁陪同？")
+        pwned = driver.execute_script("return window.__pwned ?? null")
+        check(pwned is None, "script and onerror in a document never run")
+        text = driver.execute_script("return document.querySelector('.result').textContent")
+        check("<script>" in text and "onerror" in text, "the hostile document's markup is shown as text")
+        check(not driver.find_elements(By.CSS_SELECTOR, ".result script, .result img"), "no element came from document text")
+        shot(driver, "08-hostile-inert")
+
+        memory = driver_memory(app)
+        if memory:
+            timings["app_rss_mb"] = memory
+    finally:
+        if driver:
+            driver.quit()
+        # SIGTERM, not SIGKILL: tauri-driver must stop its WebKitWebDriver child.
+        driver_proc.send_signal(signal.SIGTERM)
+        try:
+            driver_proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            driver_proc.kill()
+        shutil.rmtree(data, ignore_errors=True)
+    print(json.dumps(timings, indent=2))
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "timings.json").write_text(json.dumps(timings, indent=2))
+    if failures:
+        print(f"{len(failures)} check(s) failed", file=sys.stderr)
+        return 1
+    return 0
+
+
+def driver_memory(app: str) -> float | None:
+    """Resident memory of the running app (MB), from /proc."""
+    name = Path(app).name
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            if Path(f"/proc/{pid}/comm").read_text().strip() == name[:15]:
+                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                    if line.startswith("VmRSS:"):
+                        return int(line.split()[1]) / 1024
+        except OSError:
+            continue
+    return None
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,698 @@
+// Generated from the Rust types by src-tauri/src/bindings.rs. Do not edit;
+// regenerate with: UPDATE_BINDINGS=1 cargo test -p evident-app bindings
+
+export type CommandError = { 
+/**
+ * Stable machine-readable code (`bad_input`, `database_corrupt`, `internal` ...).
+ */
+code: string, 
+/**
+ * What happened, in words for the user.
+ */
+message: string, };
+export type AppInfo = { 
+/**
+ * The database file.
+ */
+db_path: string, 
+/**
+ * Imported documents.
+ */
+documents: number, 
+/**
+ * Default retrieval settings.
+ */
+defaults: Retrieval, };
+export type Retrieval = { 
+/**
+ * Passages to retrieve.
+ */
+k: number, 
+/**
+ * Relevance floor (0..1).
+ */
+floor: number, };
+export type AskResult = { 
+/**
+ * History entry id (for feedback).
+ */
+history_id: number, 
+/**
+ * The answer.
+ */
+answer: Answer, };
+export type Answer = { 
+/**
+ * Answered or not found.
+ */
+status: Status, 
+/**
+ * The question.
+ */
+question: string, 
+/**
+ * The answer text with citation marks (empty when not found).
+ */
+text: string, 
+/**
+ * Each sentence with its citations and verdict.
+ */
+sentences: Array<SentenceVerdict>, 
+/**
+ * Notes that are not claims (sources that differ, a shortened question).
+ */
+notes: Array<string>, 
+/**
+ * Why nothing was found, when not found.
+ */
+not_found_reason: string | null, 
+/**
+ * The retrieved passages, numbered as cited.
+ */
+sources: Array<Source>, 
+/**
+ * What fit in the context budget.
+ */
+context: Context, 
+/**
+ * Time spent.
+ */
+timings_ms: Timings, };
+export type Status = "answered" | "not_found";
+export type SentenceVerdict = { 
+/**
+ * The sentence without its citation markers.
+ */
+text: string, 
+/**
+ * Byte range of the sentence (markers included) in the answer.
+ */
+start: number, 
+/**
+ * Byte offset just past the sentence in the answer.
+ */
+end: number, 
+/**
+ * Passage numbers the sentence cites.
+ */
+citations: Array<number>, 
+/**
+ * The verdict.
+ */
+verdict: Verdict, 
+/**
+ * Why, in words for the user (empty when plainly supported).
+ */
+reasons: Array<string>, 
+/**
+ * The best supporting span, if any passage supports the sentence at least partly.
+ */
+support: Support | null, };
+export type Verdict = "supported" | "partially_supported" | "unsupported";
+export type Support = { 
+/**
+ * Which passage (`[n]`).
+ */
+n: number, 
+/**
+ * Its chunk id.
+ */
+chunk_id: number, 
+/**
+ * Char offset in the document text.
+ */
+char_start: number, 
+/**
+ * Char offset just past the span in the document text.
+ */
+char_end: number, 
+/**
+ * Char offset in the passage text.
+ */
+passage_char_start: number, 
+/**
+ * Char offset just past the span in the passage text.
+ */
+passage_char_end: number, 
+/**
+ * The highlighted text.
+ */
+text: string, };
+export type Source = { 
+/**
+ * Number used in citations.
+ */
+n: number, 
+/**
+ * Chunk id.
+ */
+chunk_id: number, 
+/**
+ * Document id.
+ */
+doc_id: number, 
+/**
+ * Source file.
+ */
+doc_path: string, 
+/**
+ * Document title.
+ */
+title: string, 
+/**
+ * Document format (`markdown`, `text`, `pdf`).
+ */
+kind: string, 
+/**
+ * Heading path joined with " > ".
+ */
+heading: string, 
+/**
+ * First page.
+ */
+page_start: number, 
+/**
+ * Last page.
+ */
+page_end: number, 
+/**
+ * Char offset of the passage in the document text.
+ */
+char_start: number, 
+/**
+ * Char offset just past the passage.
+ */
+char_end: number, 
+/**
+ * The passage text.
+ */
+text: string, 
+/**
+ * Best-matching sentence, for highlighting.
+ */
+highlight: Highlight, 
+/**
+ * Ranking score.
+ */
+score: number, 
+/**
+ * Whether the passage was within the context budget (else listed as truncated).
+ */
+in_context: boolean, };
+export type Highlight = { 
+/**
+ * Char offset in the document text.
+ */
+char_start: number, 
+/**
+ * Char offset just past the span in the document text.
+ */
+char_end: number, 
+/**
+ * Char offset in the passage text.
+ */
+passage_char_start: number, 
+/**
+ * Char offset just past the span in the passage text.
+ */
+passage_char_end: number, 
+/**
+ * The highlighted text.
+ */
+text: string, };
+export type Context = { 
+/**
+ * Budget in index tokens.
+ */
+budget_tokens: number, 
+/**
+ * Tokens used by the included passages and neighbours.
+ */
+used_tokens: number, 
+/**
+ * Numbers (`n`) of the passages included, in rank order.
+ */
+included: Array<number>, 
+/**
+ * Neighbouring chunks added to complete clauses.
+ */
+neighbours: Array<Neighbour>, 
+/**
+ * Numbers of the passages that did not fit in the budget.
+ */
+truncated: Array<number>, };
+export type Neighbour = { 
+/**
+ * The hit it belongs to (`[n]`).
+ */
+of: number, 
+/**
+ * Chunk id.
+ */
+chunk_id: number, 
+/**
+ * Whether it comes before the hit (else after).
+ */
+before: boolean, 
+/**
+ * Its text.
+ */
+text: string, 
+/**
+ * Its size in index tokens.
+ */
+token_count: number, };
+export type Timings = { 
+/**
+ * Retrieval.
+ */
+search: number, 
+/**
+ * Context assembly and composing.
+ */
+compose: number, 
+/**
+ * Grounding check.
+ */
+ground: number, 
+/**
+ * Everything.
+ */
+total: number, };
+export type Checked = { 
+/**
+ * The question the answer was written for.
+ */
+question: string, 
+/**
+ * Each sentence's verdict.
+ */
+sentences: Array<SentenceVerdict>, 
+/**
+ * The passages `[n]` refers to.
+ */
+sources: Array<Source>, 
+/**
+ * Whether retrieval found the question unanswered.
+ */
+not_found: boolean, };
+export type SearchResult = { 
+/**
+ * The analysed question.
+ */
+query: Query, 
+/**
+ * True when no passage clears the relevance floor: the documents do not answer
+ * the question, and `passages` are only related.
+ */
+not_found: boolean, 
+/**
+ * Why nothing was found, in words for the user.
+ */
+not_found_reason: string | null, 
+/**
+ * Passages, best first (related ones when `not_found`).
+ */
+passages: Array<Passage>, 
+/**
+ * Best passage's coverage of the question's key terms (what the floor judges).
+ */
+top_coverage: number, 
+/**
+ * IDF weight of each key term (same order as `query.terms`).
+ */
+term_weights: Array<number>, 
+/**
+ * Milliseconds spent.
+ */
+elapsed_ms: number, };
+export type Passage = { 
+/**
+ * 1-based rank; what `[n]` citations refer to.
+ */
+n: number, 
+/**
+ * The sentence that best matches the question, for highlighting.
+ */
+highlight: Highlight, 
+/**
+ * Blended ranking score.
+ */
+score: number, 
+/**
+ * BM25 score.
+ */
+bm25: number, 
+/**
+ * IDF-weighted share of the question's key terms in the passage.
+ */
+coverage: number, 
+/**
+ * Key terms of the question found in the passage.
+ */
+matched_terms: Array<string>, 
+/**
+ * Chunk id.
+ */
+chunk_id: number, 
+/**
+ * Document id.
+ */
+doc_id: number, 
+/**
+ * Source file.
+ */
+doc_path: string, 
+/**
+ * Document title.
+ */
+title: string, 
+/**
+ * Document format.
+ */
+kind: DocumentKind, 
+/**
+ * Position of the chunk in its document.
+ */
+ordinal: number, 
+/**
+ * Headings above the chunk.
+ */
+heading_path: Array<string>, 
+/**
+ * First page.
+ */
+page_start: number, 
+/**
+ * Last page.
+ */
+page_end: number, 
+/**
+ * Char offset of the chunk in the document text.
+ */
+char_start: number, 
+/**
+ * Char offset just past the chunk.
+ */
+char_end: number, 
+/**
+ * Index tokens in the chunk.
+ */
+token_count: number, 
+/**
+ * The chunk's text.
+ */
+text: string, };
+export type StoredPassage = { 
+/**
+ * Chunk id.
+ */
+chunk_id: number, 
+/**
+ * Document id.
+ */
+doc_id: number, 
+/**
+ * Source file.
+ */
+doc_path: string, 
+/**
+ * Document title.
+ */
+title: string, 
+/**
+ * Document format.
+ */
+kind: DocumentKind, 
+/**
+ * Position of the chunk in its document.
+ */
+ordinal: number, 
+/**
+ * Headings above the chunk.
+ */
+heading_path: Array<string>, 
+/**
+ * First page.
+ */
+page_start: number, 
+/**
+ * Last page.
+ */
+page_end: number, 
+/**
+ * Char offset of the chunk in the document text.
+ */
+char_start: number, 
+/**
+ * Char offset just past the chunk.
+ */
+char_end: number, 
+/**
+ * Index tokens in the chunk.
+ */
+token_count: number, 
+/**
+ * The chunk's text.
+ */
+text: string, };
+export type Query = { 
+/**
+ * The question as typed (cut to [`MAX_QUESTION_CHARS`]).
+ */
+text: string, 
+/**
+ * Whether the question was longer than [`MAX_QUESTION_CHARS`] and was cut.
+ */
+truncated: boolean, 
+/**
+ * Key terms, in question order, without duplicates.
+ */
+terms: Array<Term>, 
+/**
+ * Values of the numbers the question mentions.
+ */
+numbers: Array<string>, 
+/**
+ * Whether the question asks for a number (多少, how many ...).
+ */
+asks_number: boolean, };
+export type Term = { 
+/**
+ * How the term reads in the question.
+ */
+text: string, 
+/**
+ * Token sequences that count as this term; the first is the question's own.
+ */
+alternatives: Array<Array<string>>, };
+export type DocumentKind = "markdown" | "text" | "pdf";
+export type DocumentRecord = { 
+/**
+ * Row id; stable until the document is removed or replaced.
+ */
+id: number, 
+/**
+ * Canonical path of the source file.
+ */
+path: string, 
+/**
+ * Format.
+ */
+kind: DocumentKind, 
+/**
+ * Title.
+ */
+title: string, 
+/**
+ * SHA-256 of the file's bytes, hex.
+ */
+sha256: string, 
+/**
+ * File size in bytes at import.
+ */
+size_bytes: number, 
+/**
+ * File modification time at import (Unix seconds).
+ */
+mtime: number | null, 
+/**
+ * Pages (1 for Markdown and plain text without form feeds).
+ */
+page_count: number, 
+/**
+ * Import time (Unix seconds).
+ */
+imported_at: number, 
+/**
+ * `indexed` or `indexed_with_warnings`.
+ */
+status: string, 
+/**
+ * What the user should know about this document (pages without text, repairs).
+ */
+warnings: Array<string>, 
+/**
+ * Chunker version that made its chunks.
+ */
+chunker_version: number, 
+/**
+ * Number of chunks.
+ */
+chunks: number, };
+export type DocumentView = { 
+/**
+ * The document.
+ */
+document: DocumentRecord, 
+/**
+ * Its extracted text (char offsets of passages point into it).
+ */
+text: string, 
+/**
+ * Where each page lies in the text.
+ */
+pages: Array<PageSpan>, };
+export type PageSpan = { 
+/**
+ * 1-based page number.
+ */
+page_no: number, 
+/**
+ * Char offset of the page in the document text.
+ */
+char_start: number, 
+/**
+ * Char offset just past the page.
+ */
+char_end: number, };
+export type ImportProgress = { "kind": "planned", 
+/**
+ * Files to look at.
+ */
+files: number, } | { "kind": "file", 
+/**
+ * Its report.
+ */
+report: FileReport, };
+export type ImportSummary = { 
+/**
+ * One report per file, in processing order.
+ */
+files: Array<FileReport>, 
+/**
+ * Wall-clock time.
+ */
+elapsed_ms: number, };
+export type FileReport = { 
+/**
+ * The file (canonical when it could be resolved).
+ */
+path: string, 
+/**
+ * Bytes read.
+ */
+bytes: number, } & ({ "status": "imported", 
+/**
+ * The document's id.
+ */
+doc_id: number, 
+/**
+ * Pages.
+ */
+pages: number, 
+/**
+ * Chunks.
+ */
+chunks: number, 
+/**
+ * True when an older version of the same file was replaced.
+ */
+replaced: boolean, 
+/**
+ * Non-fatal problems (pages without text, repairs).
+ */
+warnings: Array<string>, } | { "status": "unchanged", 
+/**
+ * The document's id.
+ */
+doc_id: number, } | { "status": "duplicate", 
+/**
+ * The document it duplicates.
+ */
+of: string, } | { "status": "skipped", 
+/**
+ * Why.
+ */
+reason: string, } | { "status": "failed", 
+/**
+ * Why, in words a user understands.
+ */
+reason: string, });
+export type Outcome = { "status": "imported", 
+/**
+ * The document's id.
+ */
+doc_id: number, 
+/**
+ * Pages.
+ */
+pages: number, 
+/**
+ * Chunks.
+ */
+chunks: number, 
+/**
+ * True when an older version of the same file was replaced.
+ */
+replaced: boolean, 
+/**
+ * Non-fatal problems (pages without text, repairs).
+ */
+warnings: Array<string>, } | { "status": "unchanged", 
+/**
+ * The document's id.
+ */
+doc_id: number, } | { "status": "duplicate", 
+/**
+ * The document it duplicates.
+ */
+of: string, } | { "status": "skipped", 
+/**
+ * Why.
+ */
+reason: string, } | { "status": "failed", 
+/**
+ * Why, in words a user understands.
+ */
+reason: string, };
+export type HistoryEntry = { 
+/**
+ * Row id.
+ */
+id: number, 
+/**
+ * When it was asked (Unix seconds).
+ */
+asked_at: number, 
+/**
+ * The question.
+ */
+question: string, 
+/**
+ * `answered` or `not_found`.
+ */
+status: string, 
+/**
+ * +1 helpful, -1 not helpful, none yet.
+ */
+feedback: number | null, };
+export type AliasWarning = { 
+/**
+ * 1-based line number.
+ */
+line: number, 
+/**
+ * What is wrong.
+ */
+reason: string, };

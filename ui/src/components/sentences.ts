@@ -1,0 +1,64 @@
+// Sentences with their grounding verdicts: supported ones plain, partly supported in
+// amber, unsupported in red — never by colour alone: an icon and a text label say it
+// too, and the reasons are one focus (or hover) away.
+
+import type { SentenceVerdict, Verdict } from "../bindings";
+import { h } from "../dom";
+import { t } from "../i18n";
+
+const ICON: Record<Verdict, string> = {
+  supported: "",
+  partially_supported: "◐",
+  unsupported: "⚠",
+};
+
+function label(v: Verdict): string {
+  switch (v) {
+    case "supported":
+      return t("supported");
+    case "partially_supported":
+      return t("partially");
+    case "unsupported":
+      return t("unsupported");
+  }
+}
+
+let nextId = 0;
+
+export function renderSentence(s: SentenceVerdict, onCite: (n: number) => void): HTMLElement {
+  const reasonsId = `reasons-${++nextId}`;
+  const flagged = s.verdict !== "supported";
+  return h(
+    "span",
+    {
+      class: `sentence verdict-${s.verdict}`,
+      testid: "answer-sentence",
+      attrs: {
+        "data-verdict": s.verdict,
+        tabindex: 0,
+        "aria-describedby": reasonsId,
+      },
+    },
+    flagged ? h("span", { class: "verdict-icon", attrs: { "aria-hidden": "true" } }, ICON[s.verdict]) : null,
+    h("span", { class: "sentence-text" }, s.text),
+    ...s.citations.map((n) =>
+      h(
+        "button",
+        {
+          class: "citation",
+          testid: "citation",
+          attrs: { "data-n": n, type: "button", "aria-label": `${t("sources")} ${n}` },
+          on: { click: () => onCite(n) },
+        },
+        `[${n}]`,
+      ),
+    ),
+    h(
+      "span",
+      { class: "reasons", attrs: { role: "tooltip", id: reasonsId } },
+      h("strong", {}, label(s.verdict)),
+      ...s.reasons.map((r) => h("span", { class: "reason" }, r)),
+    ),
+    " ",
+  );
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import type { Answer, Source } from "../../bindings";
+import { renderAnswer } from "./answer-view";
+
+function source(n: number, text: string): Source {
+  return {
+    n,
+    chunk_id: n,
+    doc_id: n,
+    doc_path: `/docs/${n}.md`,
+    title: `Doc ${n}`,
+    kind: "markdown",
+    heading: "第二章 费用报销",
+    page_start: 1,
+    page_end: 1,
+    char_start: 0,
+    char_end: text.length,
+    text,
+    highlight: { char_start: 0, char_end: 5, passage_char_start: 0, passage_char_end: 5, text: text.slice(0, 5) },
+    score: 1,
+    in_context: true,
+  };
+}
+
+function answer(overrides: Partial<Answer> = {}): Answer {
+  return {
+    status: "answered",
+    question: "单笔报销超过多少需要审批？",
+    text: "",
+    sentences: [
+      { text: "单笔报销超过20,000元的，须经分管副总经理审批。", start: 0, end: 10, citations: [1], verdict: "supported", reasons: [], support: null },
+      { text: "报销超过8000元须审批。", start: 10, end: 20, citations: [2], verdict: "unsupported", reasons: ["8000 does not appear in [2]"], support: null },
+      { text: "部分内容。", start: 20, end: 25, citations: [1], verdict: "partially_supported", reasons: ["2 of its 4 key words appear in [1]"], support: null },
+    ],
+    notes: [],
+    not_found_reason: null,
+    sources: [source(1, "单笔报销超过20,000元的，须经分管副总经理审批。"), source(2, "<script>window.pwned = true</script><img src=x onerror=alert(1)>")],
+    context: { budget_tokens: 1500, used_tokens: 10, included: [1, 2], neighbours: [], truncated: [] },
+    timings_ms: { search: 1, compose: 1, ground: 1, total: 3 },
+    ...overrides,
+  };
+}
+
+describe("renderAnswer", () => {
+  it("marks every sentence with its verdict, not by colour alone", () => {
+    const el = renderAnswer(answer(), { onCite: () => {} });
+    const sentences = [...el.querySelectorAll<HTMLElement>("[data-testid=answer-sentence]")];
+    expect(sentences.map((s) => s.dataset.verdict)).toEqual(["supported", "unsupported", "partially_supported"]);
+    const red = sentences[1];
+    expect(red?.classList.contains("verdict-unsupported")).toBe(true);
+    expect(red?.querySelector(".verdict-icon")?.textContent).toBe("⚠");
+    expect(red?.textContent).toContain("8000 does not appear in [2]");
+    expect(red?.getAttribute("tabindex")).toBe("0");
+    const tooltip = red?.querySelector("[role=tooltip]");
+    expect(tooltip?.id).toBe(red?.getAttribute("aria-describedby"));
+  });
+
+  it("turns citations into chips that open their source", () => {
+    const opened: number[] = [];
+    const el = renderAnswer(answer(), { onCite: (s) => opened.push(s.n) });
+    const chips = [...el.querySelectorAll<HTMLButtonElement>("[data-testid=citation]")];
+    expect(chips.map((c) => c.dataset.n)).toEqual(["1", "2", "1"]);
+    chips[1]?.click();
+    expect(opened).toEqual([2]);
+  });
+
+  it("renders document text as text: markup in a source runs nothing", () => {
+    const el = renderAnswer(answer(), { onCite: () => {} });
+    document.body.append(el);
+    expect(el.querySelector("script")).toBeNull();
+    expect(el.querySelector("img")).toBeNull();
+    expect(el.textContent).toContain("<script>window.pwned = true</script>");
+    expect((window as unknown as { pwned?: boolean }).pwned).toBeUndefined();
+  });
+
+  it("shows not found as its own state with the related passages", () => {
+    const el = renderAnswer(answer({ status: "not_found", sentences: [], not_found_reason: "the closest passages miss key words" }), {
+      onCite: () => {},
+    });
+    expect(el.querySelector("[data-testid=not-found]")?.textContent).toContain("the closest passages miss key words");
+    expect(el.querySelectorAll("[data-testid=answer-sentence]")).toHaveLength(0);
+    expect(el.querySelectorAll("[data-testid=source]")).toHaveLength(2);
+  });
+});

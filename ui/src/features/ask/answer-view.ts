@@ -1,0 +1,88 @@
+// An answer as the user sees it: sentences with verdicts and citation chips, notes,
+// or the honest "not found" state; then the source list.
+
+import type { Answer, Source } from "../../bindings";
+import { renderSentence } from "../../components/sentences";
+import { h } from "../../dom";
+import { pageLabel, t } from "../../i18n";
+
+export interface AnswerHandlers {
+  onCite: (source: Source) => void;
+}
+
+function snippet(s: Source): HTMLElement {
+  // The passage with its best-matching sentence marked (offsets are in code points).
+  const chars = Array.from(s.text);
+  const start = Math.max(0, Math.min(chars.length, s.highlight.passage_char_start));
+  const end = Math.max(start, Math.min(chars.length, s.highlight.passage_char_end));
+  const before = chars.slice(Math.max(0, start - 60), start).join("");
+  const after = chars.slice(end, end + 60).join("");
+  return h(
+    "span",
+    { class: "snippet" },
+    start > 60 ? "…" : "",
+    before,
+    h("mark", {}, chars.slice(start, end).join("")),
+    after,
+    end + 60 < chars.length ? "…" : "",
+  );
+}
+
+export function renderSources(sources: Source[], handlers: AnswerHandlers): HTMLElement {
+  return h(
+    "ol",
+    { class: "sources", attrs: { "aria-label": t("sources") } },
+    ...sources.map((s) =>
+      h(
+        "li",
+        {},
+        h(
+          "button",
+          {
+            class: `source${s.in_context ? "" : " over-budget"}`,
+            testid: "source",
+            attrs: { type: "button", "data-n": s.n },
+            on: { click: () => handlers.onCite(s) },
+          },
+          h("span", { class: "source-n" }, `[${s.n}]`),
+          h("span", { class: "source-title" }, s.title),
+          s.heading ? h("span", { class: "source-heading" }, s.heading) : null,
+          h("span", { class: "source-page" }, pageLabel(s.page_start, s.page_end)),
+          s.in_context ? null : h("span", { class: "source-note" }, t("truncated")),
+          snippet(s),
+        ),
+      ),
+    ),
+  );
+}
+
+export function renderAnswer(answer: Answer, handlers: AnswerHandlers): HTMLElement {
+  const byN = new Map(answer.sources.map((s) => [s.n, s]));
+  const cite = (n: number) => {
+    const s = byN.get(n);
+    if (s) handlers.onCite(s);
+  };
+  if (answer.status === "not_found") {
+    return h(
+      "section",
+      { class: "answer not-found-state", testid: "answer", attrs: { "aria-live": "polite" } },
+      h(
+        "div",
+        { class: "not-found", testid: "not-found", attrs: { role: "status" } },
+        h("span", { class: "verdict-icon", attrs: { "aria-hidden": "true" } }, "ⓘ"),
+        h("strong", {}, t("notFound")),
+        answer.not_found_reason ? h("span", { class: "reason" }, answer.not_found_reason) : null,
+      ),
+      answer.sources.length ? h("h3", {}, t("related")) : null,
+      renderSources(answer.sources, handlers),
+    );
+  }
+  return h(
+    "section",
+    { class: "answer", testid: "answer", attrs: { "aria-live": "polite" } },
+    h("p", { class: "answer-text" }, ...answer.sentences.map((s) => renderSentence(s, cite))),
+    ...answer.notes.map((n) => h("p", { class: "note", attrs: { role: "note" } }, n)),
+    h("h3", {}, t("sources")),
+    renderSources(answer.sources, handlers),
+  );
+}

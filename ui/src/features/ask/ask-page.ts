@@ -1,0 +1,141 @@
+// Ask: a question box focused on start (Enter asks), the answer with checked
+// citations, export and feedback.
+
+import { save } from "@tauri-apps/plugin-dialog";
+import type { Answer, Retrieval } from "../../bindings";
+import { h, replace } from "../../dom";
+import { t } from "../../i18n";
+import { ipc } from "../../ipc";
+import type { SourceViewer } from "../source/source-viewer";
+import { renderAnswer } from "./answer-view";
+
+export class AskPage {
+  readonly element: HTMLElement;
+  readonly input: HTMLTextAreaElement;
+  private readonly result: HTMLElement;
+  private readonly toolbar: HTMLElement;
+  private answer: Answer | null = null;
+  private historyId: number | null = null;
+
+  constructor(
+    private readonly viewer: SourceViewer,
+    private readonly retrieval: () => Retrieval,
+    private readonly onError: (e: unknown) => void,
+    private readonly onStatus: (msg: string) => void,
+  ) {
+    this.input = h("textarea", {
+      class: "question",
+      testid: "question",
+      attrs: { rows: 2, placeholder: t("questionPlaceholder"), "aria-label": t("questionLabel") },
+      on: {
+        keydown: (e) => {
+          if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+            e.preventDefault();
+            void this.ask();
+          }
+        },
+      },
+    });
+    this.result = h("div", { class: "result" });
+    this.toolbar = h("div", { class: "answer-toolbar", attrs: { hidden: true } });
+    this.element = h(
+      "section",
+      { class: "page ask-page", attrs: { "aria-label": t("tabAsk") } },
+      h(
+        "form",
+        { class: "ask-form", on: { submit: (e) => { e.preventDefault(); void this.ask(); } } },
+        this.input,
+        h("button", { class: "primary", testid: "ask", attrs: { type: "submit" } }, t("ask")),
+      ),
+      this.result,
+      this.toolbar,
+    );
+  }
+
+  async ask(): Promise<void> {
+    const question = this.input.value.trim();
+    if (!question) return;
+    replace(this.result, h("p", { class: "busy", attrs: { role: "status" } }, t("asking")));
+    this.toolbar.hidden = true;
+    try {
+      const started = performance.now();
+      const { answer, history_id } = await ipc.ask(question, this.retrieval());
+      this.show(answer, history_id);
+      this.element.dataset.askMs = String(Math.round(performance.now() - started));
+    } catch (e) {
+      replace(this.result);
+      this.onError(e);
+    }
+  }
+
+  show(answer: Answer, historyId: number | null): void {
+    this.answer = answer;
+    this.historyId = historyId;
+    this.input.value = answer.question;
+    replace(
+      this.result,
+      renderAnswer(answer, {
+        onCite: (s) => void this.viewer.open(s),
+      }),
+    );
+    this.renderToolbar();
+  }
+
+  private renderToolbar(): void {
+    const feedback = (value: number) =>
+      h(
+        "button",
+        {
+          class: "feedback",
+          attrs: { type: "button", "aria-label": value > 0 ? t("helpful") : t("notHelpful"), "aria-pressed": "false" },
+          on: {
+            click: (e) => {
+              if (this.historyId === null) return;
+              const button = e.currentTarget as HTMLButtonElement;
+              void ipc.setFeedback(this.historyId, value).then(() => {
+                this.toolbar.querySelectorAll(".feedback").forEach((b) => b.setAttribute("aria-pressed", "false"));
+                button.setAttribute("aria-pressed", "true");
+              }, this.onError);
+            },
+          },
+        },
+        value > 0 ? `＋ ${t("helpful")}` : `－ ${t("notHelpful")}`,
+      );
+    replace(
+      this.toolbar,
+      h("button", { testid: "export-markdown", attrs: { type: "button" }, on: { click: () => void this.export("markdown") } }, t("exportMarkdown")),
+      h("button", { testid: "export-html", attrs: { type: "button" }, on: { click: () => void this.export("html") } }, t("exportHtml")),
+      h("button", { attrs: { type: "button" }, on: { click: () => void this.copy() } }, t("copyMarkdown")),
+      this.historyId !== null ? feedback(1) : null,
+      this.historyId !== null ? feedback(-1) : null,
+    );
+    this.toolbar.hidden = false;
+  }
+
+  private async export(format: "markdown" | "html"): Promise<void> {
+    if (!this.answer) return;
+    try {
+      const contents = await ipc.exportAnswer(this.answer, format);
+      const ext = format === "markdown" ? "md" : "html";
+      const path = await save({
+        defaultPath: `evident-answer.${ext}`,
+        filters: [{ name: format === "markdown" ? "Markdown" : "HTML", extensions: [ext] }],
+      });
+      if (!path) return;
+      await ipc.saveText(path, contents);
+      this.onStatus(`${t("saved")} ${path}`);
+    } catch (e) {
+      this.onError(e);
+    }
+  }
+
+  private async copy(): Promise<void> {
+    if (!this.answer) return;
+    try {
+      await navigator.clipboard.writeText(await ipc.exportAnswer(this.answer, "markdown"));
+      this.onStatus(t("copied"));
+    } catch (e) {
+      this.onError(e);
+    }
+  }
+}

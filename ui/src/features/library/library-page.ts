@@ -1,0 +1,159 @@
+// Library: import by dropping files or folders anywhere on the window, or with the
+// native dialog; a per-file progress list and a final summary; the document list.
+
+import { open } from "@tauri-apps/plugin-dialog";
+import type { DocumentRecord, FileReport, ImportSummary, Outcome } from "../../bindings";
+import { h, replace } from "../../dom";
+import { t } from "../../i18n";
+import { ipc } from "../../ipc";
+
+function outcomeText(o: Outcome): string {
+  switch (o.status) {
+    case "imported":
+      return `${o.status} · ${o.pages} p · ${o.chunks} chunks${o.warnings.length ? ` · ${o.warnings.join("; ")}` : ""}`;
+    case "failed":
+    case "skipped":
+      return `${o.status}: ${o.reason}`;
+    case "duplicate":
+      return `${o.status} of ${o.of}`;
+    default:
+      return o.status;
+  }
+}
+
+export function summaryText(s: ImportSummary): string {
+  const count = (status: string) => s.files.filter((f) => f.status === status).length;
+  return t("importSummary", {
+    imported: count("imported"),
+    unchanged: count("unchanged"),
+    duplicate: count("duplicate"),
+    skipped: count("skipped"),
+    failed: count("failed"),
+  });
+}
+
+export class LibraryPage {
+  readonly element: HTMLElement;
+  private readonly progress: HTMLElement;
+  private readonly summary: HTMLElement;
+  private readonly list: HTMLElement;
+  private busy = false;
+
+  constructor(
+    private readonly onError: (e: unknown) => void,
+    private readonly onChanged: () => void,
+  ) {
+    this.progress = h("ol", { class: "import-progress", attrs: { "aria-live": "polite" } });
+    this.summary = h("p", { class: "import-summary", testid: "library-import-summary", attrs: { role: "status" } });
+    this.list = h("div", { class: "documents" });
+    this.element = h(
+      "section",
+      { class: "page library-page", attrs: { "aria-label": t("tabLibrary") } },
+      h("p", { class: "drop-hint" }, t("dropHere")),
+      h(
+        "div",
+        { class: "library-actions" },
+        h("button", { class: "primary", attrs: { type: "button" }, on: { click: () => void this.pick(false) } }, t("addDocuments")),
+        h("button", { attrs: { type: "button" }, on: { click: () => void this.pick(true) } }, t("addFolder")),
+      ),
+      this.summary,
+      this.progress,
+      h("h2", {}, t("documents")),
+      this.list,
+    );
+    void ipc.onImportProgress((p) => {
+      if (p.kind === "planned") {
+        replace(this.summary, `${t("importing")} ${p.files}…`);
+      } else {
+        this.addProgress(p.report);
+      }
+    });
+  }
+
+  private addProgress(r: FileReport): void {
+    this.progress.append(
+      h("li", { class: `outcome-${r.status}` }, h("span", { class: "path" }, r.path), " — ", outcomeText(r)),
+    );
+  }
+
+  private async pick(directory: boolean): Promise<void> {
+    const chosen = await open({
+      multiple: true,
+      directory,
+      filters: directory ? undefined : [{ name: "Documents", extensions: ["md", "markdown", "txt", "pdf"] }],
+    });
+    if (!chosen) return;
+    await this.import(Array.isArray(chosen) ? chosen : [chosen]);
+  }
+
+  async import(paths: string[]): Promise<void> {
+    if (this.busy || paths.length === 0) return;
+    this.busy = true;
+    replace(this.progress);
+    replace(this.summary, `${t("importing")}…`);
+    try {
+      const summary = await ipc.importPaths(paths);
+      replace(this.summary, summaryText(summary));
+      this.summary.dataset.done = "true";
+      await this.refresh();
+      this.onChanged();
+    } catch (e) {
+      replace(this.summary);
+      this.onError(e);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  async refresh(): Promise<void> {
+    try {
+      const docs = await ipc.documents();
+      replace(this.list, docs.length ? this.table(docs) : h("p", { class: "empty" }, t("noDocuments")));
+    } catch (e) {
+      this.onError(e);
+    }
+  }
+
+  private table(docs: DocumentRecord[]): HTMLElement {
+    return h(
+      "table",
+      {},
+      h("thead", {}, h("tr", {}, ...[t("title"), t("kind"), "Pages", t("chunks"), t("imported"), ""].map((c) => h("th", { attrs: { scope: "col" } }, c)))),
+      h(
+        "tbody",
+        {},
+        ...docs.map((d) =>
+          h(
+            "tr",
+            {},
+            h("td", {}, h("span", { class: "doc-title" }, d.title), h("span", { class: "path" }, d.path)),
+            h("td", {}, d.kind),
+            h("td", {}, d.page_count),
+            h("td", {}, d.chunks),
+            h("td", {}, new Date(d.imported_at * 1000).toLocaleString()),
+            h(
+              "td",
+              {},
+              h("button", { attrs: { type: "button" }, on: { click: () => void this.import([d.path]) } }, t("reindex")),
+              h(
+                "button",
+                {
+                  class: "danger",
+                  attrs: { type: "button", "aria-label": `${t("remove")} ${d.title}` },
+                  on: {
+                    click: () =>
+                      void ipc.removeDocument(d.id).then(() => {
+                        void this.refresh();
+                        this.onChanged();
+                      }, this.onError),
+                  },
+                },
+                t("remove"),
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+}

@@ -1,0 +1,62 @@
+// Settings: language, retrieval options, the alias table.
+
+import type { Retrieval } from "../../bindings";
+import { h } from "../../dom";
+import { lang, setLang, t, type Lang } from "../../i18n";
+import { ipc } from "../../ipc";
+import { saveRetrieval } from "../../settings";
+
+export class SettingsPage {
+  readonly element: HTMLElement;
+  private readonly aliases: HTMLTextAreaElement;
+  private readonly aliasStatus: HTMLElement;
+
+  constructor(
+    retrieval: Retrieval,
+    dbPath: string,
+    onLanguage: () => void,
+    private readonly onError: (e: unknown) => void,
+  ) {
+    const langSelect = h(
+      "select",
+      { attrs: { "aria-label": t("language") }, on: { change: (e) => { setLang((e.target as HTMLSelectElement).value as Lang); onLanguage(); } } },
+      h("option", { attrs: { value: "zh-CN", selected: lang() === "zh-CN" } }, "简体中文"),
+      h("option", { attrs: { value: "en", selected: lang() === "en" } }, "English"),
+    );
+    const k = h("input", { attrs: { type: "number", min: 1, max: 50, value: retrieval.k } });
+    const floor = h("input", { attrs: { type: "number", min: 0, max: 1, step: 0.05, value: retrieval.floor } });
+    const store = () => {
+      retrieval.k = Math.max(1, Math.min(50, Number(k.value) || 5));
+      retrieval.floor = Math.max(0, Math.min(1, Number(floor.value)));
+      saveRetrieval(retrieval);
+    };
+    k.addEventListener("change", store);
+    floor.addEventListener("change", store);
+    this.aliases = h("textarea", { class: "aliases", attrs: { rows: 8, "aria-label": t("aliases") } });
+    this.aliasStatus = h("p", { attrs: { role: "status" } });
+    this.element = h(
+      "section",
+      { class: "page settings-page", attrs: { "aria-label": t("tabSettings") } },
+      h("label", {}, t("language"), langSelect),
+      h("h2", {}, t("retrieval")),
+      h("label", {}, t("topK"), k),
+      h("label", {}, t("floor"), floor),
+      h("label", { class: "aliases-label" }, t("aliases"), this.aliases),
+      h("button", { attrs: { type: "button" }, on: { click: () => void this.saveAliases() } }, t("save")),
+      this.aliasStatus,
+      h("p", { class: "path" }, `${t("database")}: ${dbPath}`),
+    );
+    void ipc.getAliases().then((text) => (this.aliases.value = text), onError);
+  }
+
+  private async saveAliases(): Promise<void> {
+    try {
+      const warnings = await ipc.setAliases(this.aliases.value);
+      this.aliasStatus.textContent = warnings.length
+        ? warnings.map((w) => `line ${w.line}: ${w.reason}`).join("; ")
+        : "✓";
+    } catch (e) {
+      this.onError(e);
+    }
+  }
+}

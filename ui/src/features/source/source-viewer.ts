@@ -1,0 +1,85 @@
+// The source viewer beside the answer: opens a cited passage in its document — the
+// PDF page, or the Markdown/text document — highlighted and scrolled into view.
+
+import type { DocumentView, Highlight } from "../../bindings";
+import { h, replace, scrollWithin } from "../../dom";
+import { pageLabel, t } from "../../i18n";
+import { ipc } from "../../ipc";
+import { renderTextWithHighlight } from "./text-view";
+
+/// What the viewer needs to show a passage.
+export interface Target {
+  doc_id: number;
+  title: string;
+  heading: string;
+  page_start: number;
+  page_end: number;
+  highlight: Highlight;
+}
+
+export class SourceViewer {
+  readonly element: HTMLElement;
+  private readonly header: HTMLElement;
+  private readonly body: HTMLElement;
+  private cache = new Map<number, DocumentView>();
+
+  constructor(private readonly onError: (e: unknown) => void) {
+    this.header = h("header", { class: "viewer-header" });
+    this.body = h("div", { class: "viewer-body", attrs: { tabindex: -1 } });
+    this.element = h(
+      "aside",
+      { class: "source-viewer", testid: "source-viewer", attrs: { "aria-label": t("sources"), hidden: true } },
+      this.header,
+      this.body,
+    );
+  }
+
+  close(): void {
+    this.element.hidden = true;
+  }
+
+  async open(target: Target): Promise<void> {
+    // Nothing of the previous document stays visible while this one loads.
+    replace(this.body, h("p", { class: "busy", attrs: { role: "status" } }, "…"));
+    this.element.hidden = false;
+    try {
+      let view = this.cache.get(target.doc_id);
+      if (!view) {
+        view = await ipc.documentView(target.doc_id);
+        this.cache.set(target.doc_id, view);
+      }
+      const doc = view.document;
+      const page =
+        view.pages.find((p) => p.char_start <= target.highlight.char_start && target.highlight.char_start < p.char_end)
+          ?.page_no ?? target.page_start;
+      this.element.hidden = false;
+      this.element.dataset.doc = doc.path;
+      this.element.dataset.page = String(page);
+      const pageText = h("span", { class: "viewer-page" }, pageLabel(page, page));
+      replace(
+        this.header,
+        h("div", { class: "viewer-title" }, h("strong", {}, doc.title), target.heading ? h("span", {}, target.heading) : null, pageText),
+        h("div", { class: "viewer-actions" },
+          h("button", { attrs: { type: "button" }, on: { click: () => void ipc.openSource(doc.id).catch(this.onError) } }, t("openInApp")),
+          h("button", { attrs: { type: "button", "aria-label": t("close") }, on: { click: () => this.close() } }, "×"),
+        ),
+      );
+      if (doc.kind === "pdf") {
+        const { openPdf } = await import("./pdf-view");
+        const bytes = await ipc.pdfBytes(doc.id);
+        const pdf = await openPdf(bytes, doc.page_count, (n) => {
+          this.element.dataset.page = String(n);
+          pageText.textContent = pageLabel(n, n);
+        });
+        replace(this.body, pdf.element);
+        await pdf.show(page, target.highlight.text);
+      } else {
+        replace(this.body, renderTextWithHighlight(view.text, target.highlight.char_start, target.highlight.char_end));
+        const mark = this.body.querySelector("mark");
+        if (mark) scrollWithin(this.body, mark);
+      }
+    } catch (e) {
+      this.onError(e);
+    }
+  }
+}

@@ -1,0 +1,63 @@
+// The one place that talks to the Rust side. Every command is typed with the
+// declarations generated from the Rust types (bindings.ts).
+
+import { invoke } from "@tauri-apps/api/core";
+import { listen, type UnlistenFn } from "@tauri-apps/api/event";
+import type {
+  Answer,
+  AliasWarning,
+  AppInfo,
+  AskResult,
+  Checked,
+  CommandError,
+  DocumentRecord,
+  DocumentView,
+  HistoryEntry,
+  ImportProgress,
+  ImportSummary,
+  Retrieval,
+} from "./bindings";
+
+/// A command's failure, with the `{code, message}` the shell sends.
+export class IpcError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function call<T>(command: string, args: Record<string, unknown> = {}): Promise<T> {
+  try {
+    return await invoke<T>(command, args);
+  } catch (e) {
+    const err = e as Partial<CommandError> | string;
+    if (typeof err === "object" && err && typeof err.message === "string") {
+      throw new IpcError(err.code ?? "internal", err.message);
+    }
+    throw new IpcError("internal", String(e));
+  }
+}
+
+export const ipc = {
+  appInfo: () => call<AppInfo>("app_info"),
+  ask: (question: string, retrieval: Retrieval) => call<AskResult>("ask", { question, retrieval }),
+  checkText: (text: string, retrieval: Retrieval) => call<Checked>("check_text", { text, retrieval }),
+  documents: () => call<DocumentRecord[]>("documents"),
+  removeDocument: (id: number) => call<boolean>("remove_document", { id }),
+  importPaths: (paths: string[]) => call<ImportSummary>("import_paths", { paths }),
+  documentView: (id: number) => call<DocumentView>("document_view", { id }),
+  pdfBytes: (id: number) => call<ArrayBuffer>("pdf_bytes", { id }),
+  openSource: (id: number) => call<null>("open_source", { id }),
+  exportAnswer: (answer: Answer, format: "markdown" | "html") =>
+    call<string>("export_answer", { answer, format }),
+  saveText: (path: string, contents: string) => call<null>("save_text", { path, contents }),
+  history: (limit: number) => call<HistoryEntry[]>("history", { limit }),
+  historyAnswer: (id: number) => call<Answer>("history_answer", { id }),
+  setFeedback: (id: number, feedback: number | null) => call<null>("set_feedback", { id, feedback }),
+  getAliases: () => call<string>("get_aliases"),
+  setAliases: (text: string) => call<AliasWarning[]>("set_aliases", { text }),
+  onImportProgress: (handler: (p: ImportProgress) => void): Promise<UnlistenFn> =>
+    listen<ImportProgress>("import-progress", (e) => handler(e.payload)),
+};
