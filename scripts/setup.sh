@@ -21,6 +21,9 @@ if [ "${1:-}" = "--test" ]; then
   command -v xvfb-run >/dev/null 2>&1 || need+=(xvfb xauth)
   command -v xdotool >/dev/null 2>&1 || need+=(xdotool)
   /usr/bin/python3 -c "import selenium" 2>/dev/null || need+=(python3-selenium)
+  # A real file drop: a GTK drag source moved onto the window with xdotool.
+  have_pkg python3-gi || need+=(python3-gi)
+  have_pkg gir1.2-gtk-3.0 || need+=(gir1.2-gtk-3.0)
 fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "Installing: ${need[*]}"

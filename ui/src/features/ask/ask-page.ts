@@ -118,6 +118,7 @@ export class AskPage {
       const contents = await ipc.exportAnswer(this.answer, format);
       const ext = format === "markdown" ? "md" : "html";
       const path = await save({
+        title: format === "markdown" ? t("exportMarkdown") : t("exportHtml"),
         defaultPath: `evident-answer.${ext}`,
         filters: [{ name: format === "markdown" ? "Markdown" : "HTML", extensions: [ext] }],
       });
