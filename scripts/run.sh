@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds Evident, imports the bundled sample documents into
-# a demo database, lists them, and answers two sample questions with checked citations.
+# Installs what is missing, builds Evident (CLI and desktop app), imports the bundled
+# sample documents into a demo database, answers two sample questions on the command
+# line, and then opens the desktop app on that database when a display is available.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-cargo build --release --locked -p evident-cli
-db="${EVIDENT_DB:-target/demo/evident.sqlite3}"
+scripts/ui.sh
+cargo build --release --locked -p evident-cli -p evident-app
+db="${EVIDENT_DB:-$PWD/target/demo/evident.sqlite3}"
 ./target/release/evident --db "$db" import samples
 echo
 ./target/release/evident --db "$db" docs
@@ -15,4 +17,9 @@ echo
 ./target/release/evident --db "$db" ask "How many weeks of parental leave do birthing parents get?"
 echo
 echo "Database: $db"
-echo "Try: ./target/release/evident --db $db ask \"年假可以跨年使用吗？\""
+if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+  echo "Opening the desktop app…"
+  EVIDENT_DB="$db" exec ./target/release/evident-app
+else
+  echo "No display: to open the desktop app later, run  EVIDENT_DB=$db ./target/release/evident-app"
+fi
