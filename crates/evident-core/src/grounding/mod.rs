@@ -18,6 +18,8 @@
 pub mod citations;
 pub mod claims;
 
+use std::collections::HashSet;
+
 use serde::Serialize;
 
 use crate::search::{Highlight, Passage};
@@ -86,14 +88,8 @@ struct Assessment {
 /// Checks every sentence of `answer` against the retrieved `passages` (whose `n` are
 /// the numbers `[n]` refers to).
 pub fn check(answer: &str, passages: &[Passage]) -> Vec<SentenceVerdict> {
-    let passages_tokens: Vec<_> = passages
-        .iter()
-        .map(|p| {
-            let mut t = token_set(&p.text);
-            t.extend(token_set(&p.heading_path.join(" ")));
-            t
-        })
-        .collect();
+    // Each passage is segmented once, however many sentences are checked against it.
+    let evidence: Vec<Evidence> = passages.iter().map(Evidence::of).collect();
     sentences_with_markers(answer)
         .into_iter()
         .filter_map(|(start, end)| {
@@ -111,7 +107,7 @@ pub fn check(answer: &str, passages: &[Passage]) -> Vec<SentenceVerdict> {
             if text.is_empty() {
                 return None;
             }
-            Some(judge(text, start, end, cited, passages, &passages_tokens))
+            Some(judge(text, start, end, cited, passages, &evidence))
         })
         .collect()
 }
@@ -122,7 +118,7 @@ fn judge(
     end: usize,
     cited: Vec<usize>,
     passages: &[Passage],
-    tokens: &[std::collections::HashSet<String>],
+    evidence: &[Evidence],
 ) -> SentenceVerdict {
     let claim = Claim::of(&text);
     let mut reasons = Vec::new();
@@ -156,7 +152,7 @@ fn judge(
     let best_of = |indices: &[usize]| -> Option<Assessment> {
         indices
             .iter()
-            .map(|&i| assess(&claim, &passages[i], &tokens[i]))
+            .map(|&i| assess(&claim, &passages[i], &evidence[i]))
             .max_by(|a, b| {
                 rank(a.verdict)
                     .cmp(&rank(b.verdict))
@@ -240,13 +236,46 @@ fn cite_list(ns: &[usize]) -> String {
     ns.iter().map(|n| format!("[{n}]")).collect()
 }
 
+/// What a passage offers as evidence, segmented once per check.
+struct Evidence {
+    /// Index tokens of the passage and its headings.
+    tokens: HashSet<String>,
+    /// Byte ranges of its sentences (units).
+    sentences: Vec<(usize, usize)>,
+    /// Index tokens of each sentence.
+    sentence_tokens: Vec<HashSet<String>>,
+    /// Every number value in the passage.
+    numbers: Vec<String>,
+}
+
+fn number_values(text: &str) -> Vec<String> {
+    crate::text::numbers::numbers_in(text)
+        .into_iter()
+        .map(|m| m.value)
+        .collect()
+}
+
+impl Evidence {
+    fn of(p: &Passage) -> Self {
+        let mut tokens = token_set(&p.text);
+        tokens.extend(token_set(&p.heading_path.join(" ")));
+        let sentences = crate::text::sentence::split_units(&p.text);
+        Self {
+            tokens,
+            sentence_tokens: sentences
+                .iter()
+                .map(|&(s, e)| token_set(&p.text[s..e]))
+                .collect(),
+            sentences,
+            numbers: number_values(&p.text),
+        }
+    }
+}
+
 /// Judges `claim` against one passage.
-fn assess(
-    claim: &Claim,
-    passage: &Passage,
-    tokens: &std::collections::HashSet<String>,
-) -> Assessment {
+fn assess(claim: &Claim, passage: &Passage, evidence: &Evidence) -> Assessment {
     let n = passage.n;
+    let tokens = &evidence.tokens;
     let mut reasons = Vec::new();
     let found = claim.terms.iter().filter(|t| tokens.contains(*t)).count();
     let share = if claim.terms.is_empty() {
@@ -256,23 +285,16 @@ fn assess(
     };
     // The passage sentence sharing most words with the claim, with one neighbour on
     // each side: the span shown as support and compared for negation.
-    let sentences = crate::text::sentence::split_units(&passage.text);
+    let sentences = &evidence.sentences;
     let mut best = (0usize, 0usize);
-    for (i, &(s, e)) in sentences.iter().enumerate() {
-        let t = token_set(&passage.text[s..e]);
+    for (i, t) in evidence.sentence_tokens.iter().enumerate() {
         let c = claim.terms.iter().filter(|x| t.contains(*x)).count();
         if c > best.1 {
             best = (i, c);
         }
     }
     let span = sentences.get(best.0).copied();
-    let values = |text: &str| -> Vec<String> {
-        crate::text::numbers::numbers_in(text)
-            .into_iter()
-            .map(|m| m.value)
-            .collect()
-    };
-    let passage_numbers = values(&passage.text);
+    let passage_numbers = &evidence.numbers;
     // Numbers are compared where the claim is stated: the matching sentence and its
     // neighbours. A number found only elsewhere in the passage (a year in another
     // clause) does not back this sentence.
@@ -280,7 +302,7 @@ fn assess(
         (Some(_), len) if len > 0 => {
             let lo = best.0.saturating_sub(1);
             let hi = (best.0 + 1).min(len - 1);
-            values(&passage.text[sentences[lo].0..sentences[hi].1])
+            number_values(&passage.text[sentences[lo].0..sentences[hi].1])
         }
         _ => passage_numbers.clone(),
     };
