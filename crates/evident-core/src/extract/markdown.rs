@@ -7,8 +7,9 @@ use std::sync::LazyLock;
 use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use regex::Regex;
 
+use super::layout::{BlockStyle, ByteMark, InlineStyle, LayoutKind};
 use super::{Block, BlockKind, Extracted, PageSpan};
-use crate::text::normalize::{join_into, nfkc};
+use crate::text::normalize::{join_lines_into, nfkc};
 
 static TEMPLATE_TAG: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?s)\{%.*?%\}|\{\{[<%].*?[>%]\}\}|\{\{.*?\}\}").expect("valid regex")
@@ -20,6 +21,15 @@ static HTML_TAG: LazyLock<Regex> =
 
 /// Extracts a Markdown document.
 pub fn extract(source: &str, fallback_title: &str) -> Extracted {
+    extract_with_styles(source, fallback_title).0
+}
+
+/// Extracts a Markdown document and, for each of its blocks, how it looks (list depth,
+/// table header and cells, bold, links), for the source viewer.
+pub(crate) fn extract_with_styles(
+    source: &str,
+    fallback_title: &str,
+) -> (Extracted, Vec<BlockStyle>) {
     let source = TEMPLATE_TAG.replace_all(source, "");
     let source = HTML_COMMENT.replace_all(&source, "");
     let options = Options::ENABLE_TABLES
@@ -38,7 +48,7 @@ pub fn extract(source: &str, fallback_title: &str) -> Extracted {
         .or_else(|| b.first_h1.clone())
         .unwrap_or_else(|| fallback_title.to_owned());
     let end = b.text.len();
-    Extracted {
+    let extracted = Extracted {
         title,
         text: b.text,
         pages: vec![PageSpan {
@@ -48,7 +58,8 @@ pub fn extract(source: &str, fallback_title: &str) -> Extracted {
         }],
         blocks: b.blocks,
         warnings: Vec::new(),
-    }
+    };
+    (extracted, b.styles)
 }
 
 #[derive(Default)]
@@ -68,6 +79,19 @@ struct Builder {
     row: Vec<String>,
     in_head: bool,
     list_depth: usize,
+    /// How each block in `blocks` looks, index for index.
+    styles: Vec<BlockStyle>,
+    /// For each open list, whether it is numbered.
+    lists: Vec<bool>,
+    /// Inline styles opened in the current block: style, start in `current` (set when
+    /// their first text arrives), link target.
+    open_marks: Vec<(InlineStyle, Option<usize>, Option<String>)>,
+    /// Closed inline styles of the current block, in offsets of `current`.
+    marks: Vec<ByteMark>,
+    /// For a table row being finished: (column, start, end) of each value in `current`,
+    /// and the header it sits under.
+    row_cells: Vec<(usize, usize, usize)>,
+    row_header: Vec<String>,
 }
 
 impl Builder {
@@ -101,14 +125,26 @@ impl Builder {
                 }
             }
             Event::Start(Tag::Item) => self.start(BlockKind::ListItem),
-            Event::Start(Tag::List(_)) => {
+            Event::Start(Tag::List(first)) => {
                 self.list_depth += 1;
                 self.finish_block();
+                self.lists.push(first.is_some());
             }
             Event::End(TagEnd::List(_)) => {
                 self.list_depth = self.list_depth.saturating_sub(1);
                 self.finish_block();
+                self.lists.pop();
             }
+            Event::Start(Tag::Strong) => self.open_mark(InlineStyle::Strong, None),
+            Event::Start(Tag::Emphasis) => self.open_mark(InlineStyle::Emphasis, None),
+            Event::Start(Tag::Strikethrough) => self.open_mark(InlineStyle::Strikethrough, None),
+            Event::Start(Tag::Link { dest_url, .. }) => {
+                self.open_mark(InlineStyle::Link, Some(dest_url.into_string()));
+            }
+            Event::End(TagEnd::Strong) => self.close_mark(InlineStyle::Strong),
+            Event::End(TagEnd::Emphasis) => self.close_mark(InlineStyle::Emphasis),
+            Event::End(TagEnd::Strikethrough) => self.close_mark(InlineStyle::Strikethrough),
+            Event::End(TagEnd::Link) => self.close_mark(InlineStyle::Link),
             Event::Start(Tag::CodeBlock(_)) => self.start(BlockKind::Code),
             Event::Start(Tag::TableHead) => {
                 self.finish_block();
@@ -123,6 +159,7 @@ impl Builder {
             Event::Start(Tag::TableRow) => self.row.clear(),
             Event::Start(Tag::TableCell) => {
                 self.current.clear();
+                self.marks.clear();
                 self.kind = Some(BlockKind::TableRow);
             }
             Event::End(TagEnd::TableCell) => {
@@ -154,7 +191,12 @@ impl Builder {
             {
                 self.finish_block();
             }
-            Event::Text(t) | Event::Code(t) => self.push_text(&t),
+            Event::Text(t) => self.push_text(&t),
+            Event::Code(t) => {
+                self.open_mark(InlineStyle::Code, None);
+                self.push_text(&t);
+                self.close_mark(InlineStyle::Code);
+            }
             Event::InlineMath(t) | Event::DisplayMath(t) => self.push_text(&t),
             Event::Html(h) | Event::InlineHtml(h) => {
                 let stripped = HTML_TAG.replace_all(&h, "");
@@ -179,11 +221,37 @@ impl Builder {
             self.kind = Some(BlockKind::Paragraph);
         }
         let t = nfkc(t);
-        if self.pending_break {
+        let at = if self.pending_break {
             self.pending_break = false;
-            join_into(&mut self.current, &t);
+            join_lines_into(&mut self.current, &t, &|_, _| false)
         } else {
             self.current.push_str(&t);
+            self.current.len() - t.len()
+        };
+        for (_, start, _) in &mut self.open_marks {
+            start.get_or_insert(at);
+        }
+    }
+
+    fn open_mark(&mut self, style: InlineStyle, target: Option<String>) {
+        self.open_marks.push((style, None, target));
+    }
+
+    fn close_mark(&mut self, style: InlineStyle) {
+        let Some(i) = self.open_marks.iter().rposition(|(s, _, _)| *s == style) else {
+            return;
+        };
+        let (style, start, target) = self.open_marks.remove(i);
+        if let Some(start) = start {
+            let end = self.current.trim_end().len();
+            if end > start {
+                self.marks.push(ByteMark {
+                    style,
+                    start,
+                    end,
+                    target,
+                });
+            }
         }
     }
 
@@ -192,33 +260,57 @@ impl Builder {
         if cells.iter().all(String::is_empty) {
             return;
         }
-        let text = if self.in_head || self.table_head.is_empty() {
-            cells.join(" | ")
-        } else {
-            cells
-                .iter()
-                .enumerate()
-                .filter(|(_, v)| !v.is_empty())
-                .map(
-                    |(i, v)| match self.table_head.get(i).filter(|h| !h.is_empty()) {
-                        Some(h) => format!("{h}: {v}"),
-                        None => v.clone(),
-                    },
-                )
-                .collect::<Vec<_>>()
-                .join("; ")
-        };
+        let mut text = String::new();
+        let mut spans = Vec::new();
+        let headed = !self.in_head && !self.table_head.is_empty();
+        for (column, value) in cells.iter().enumerate() {
+            if headed {
+                // `header: value` pairs, empty cells left out.
+                if value.is_empty() {
+                    continue;
+                }
+                if !text.is_empty() {
+                    text.push_str("; ");
+                }
+                if let Some(h) = self.table_head.get(column).filter(|h| !h.is_empty()) {
+                    text.push_str(h);
+                    text.push_str(": ");
+                }
+            } else if column > 0 {
+                text.push_str(" | ");
+            }
+            let start = text.len();
+            text.push_str(value);
+            if !value.is_empty() {
+                spans.push((column, start, text.len()));
+            }
+        }
         self.current = text;
+        self.marks.clear();
+        self.row_cells = spans;
+        self.row_header = if headed {
+            self.table_head.clone()
+        } else {
+            Vec::new()
+        };
         self.kind = Some(BlockKind::TableRow);
         self.finish_block();
     }
 
     fn finish_block(&mut self) {
         self.pending_break = false;
+        // Styles still open continue in the next block, from its first text.
+        for (_, start, _) in &mut self.open_marks {
+            *start = None;
+        }
+        let marks = std::mem::take(&mut self.marks);
+        let cells = std::mem::take(&mut self.row_cells);
+        let header = std::mem::take(&mut self.row_header);
         let Some(kind) = self.kind.take() else {
             return;
         };
         let body = std::mem::take(&mut self.current);
+        let lead = body.len() - body.trim_start().len();
         let body = body.trim();
         if body.is_empty() {
             return;
@@ -235,6 +327,34 @@ impl Builder {
         }
         let start = self.text.len();
         self.text.push_str(body);
+        // Offsets in the untrimmed `current` → offsets in the document text.
+        let place = |at: usize| start + at.saturating_sub(lead).min(body.len());
+        self.styles.push(BlockStyle {
+            kind: match kind {
+                BlockKind::Heading { level } => LayoutKind::Heading { level },
+                BlockKind::Paragraph => LayoutKind::Paragraph,
+                BlockKind::ListItem => LayoutKind::ListItem {
+                    depth: u8::try_from(self.lists.len().max(1)).unwrap_or(u8::MAX),
+                    ordered: self.lists.last().copied().unwrap_or(false),
+                },
+                BlockKind::TableRow => LayoutKind::TableRow { header },
+                BlockKind::Code => LayoutKind::Code,
+            },
+            marks: marks
+                .into_iter()
+                .map(|m| ByteMark {
+                    start: place(m.start),
+                    end: place(m.end),
+                    ..m
+                })
+                .filter(|m| m.end > m.start)
+                .collect(),
+            cells: cells
+                .into_iter()
+                .map(|(column, s, e)| (column, place(s), place(e)))
+                .filter(|(_, s, e)| e > s)
+                .collect(),
+        });
         self.blocks.push(Block {
             start,
             end: self.text.len(),

@@ -6,6 +6,7 @@
 //! shape only, so it never needs to know where the text came from, and every offset it
 //! records points into the text that the store keeps.
 
+pub mod layout;
 pub mod markdown;
 pub mod pdf;
 pub mod plain;

@@ -5,6 +5,7 @@ import type { DocumentView, Highlight } from "../../bindings";
 import { h, replace, scrollWithin } from "../../dom";
 import { pageLabel, t } from "../../i18n";
 import { ipc } from "../../ipc";
+import { renderMarkdown } from "./markdown-view";
 import { renderTextWithHighlight } from "./text-view";
 
 /// What the viewer needs to show a passage.
@@ -74,7 +75,16 @@ export class SourceViewer {
         replace(this.body, pdf.element);
         await pdf.show(page, target.highlight.text);
       } else {
-        replace(this.body, renderTextWithHighlight(view.text, target.highlight.char_start, target.highlight.char_end));
+        const { char_start: start, char_end: end } = target.highlight;
+        const note = view.layout_note;
+        replace(
+          this.body,
+          note
+            ? h("p", { class: "viewer-note", attrs: { role: "note" } },
+                note.code === "changed" ? t("layoutChanged") : `${t("layoutUnreadable")} ${note.message}`)
+            : null,
+          view.layout ? renderMarkdown(view.text, view.layout, start, end) : renderTextWithHighlight(view.text, start, end),
+        );
         const mark = this.body.querySelector("mark");
         if (mark) scrollWithin(this.body, mark);
       }
