@@ -6,13 +6,18 @@
 
 use ts_rs::{Config, TS};
 
-use crate::commands::{AppInfo, AskResult, DocumentView, ImportProgress, PageSpan, Retrieval};
+use crate::commands::{
+    AppInfo, AskResult, DocumentView, ImportProgress, LayoutNote, PageSpan, Retrieval,
+};
 use crate::error::CommandError;
 use evident_core::answer::context::Neighbour;
 use evident_core::answer::{Answer, Checked, Context, Source, Status, Timings};
 use evident_core::extract::DocumentKind;
+use evident_core::extract::layout::{
+    DocumentLayout, InlineMark, InlineStyle, LayoutBlock, LayoutKind, TableCell,
+};
 use evident_core::grounding::{SentenceVerdict, Support, Verdict};
-use evident_core::import::{FileReport, ImportSummary, Outcome};
+use evident_core::import::{FileReport, ImportSummary, Outcome, RebuildReport};
 use evident_core::search::aliases::AliasWarning;
 use evident_core::search::{Highlight, Passage, Query, SearchResult, Term};
 use evident_core::store::{DocumentRecord, HistoryEntry, StoredPassage};
@@ -50,8 +55,16 @@ pub fn typescript() -> String {
         decl::<DocumentRecord>(&cfg),
         decl::<DocumentView>(&cfg),
         decl::<PageSpan>(&cfg),
+        decl::<LayoutNote>(&cfg),
+        decl::<DocumentLayout>(&cfg),
+        decl::<LayoutBlock>(&cfg),
+        decl::<LayoutKind>(&cfg),
+        decl::<InlineMark>(&cfg),
+        decl::<InlineStyle>(&cfg),
+        decl::<TableCell>(&cfg),
         decl::<ImportProgress>(&cfg),
         decl::<ImportSummary>(&cfg),
+        decl::<RebuildReport>(&cfg),
         decl::<FileReport>(&cfg),
         decl::<Outcome>(&cfg),
         decl::<HistoryEntry>(&cfg),

@@ -5,12 +5,16 @@
 use std::path::PathBuf;
 
 use evident_core::answer::{self, Answer, AskOptions, Checked, export};
-use evident_core::import::{FileReport, ImportEvent, ImportOptions, ImportSummary, Importer};
+use evident_core::extract::DocumentKind;
+use evident_core::extract::layout::{DocumentLayout, LayoutUnavailable, markdown_layout};
+use evident_core::import::{
+    self, FileReport, ImportEvent, ImportOptions, ImportSummary, Importer, RebuildReport,
+};
 use evident_core::search::aliases::AliasWarning;
 use evident_core::search::{Aliases, SearchOptions};
 use evident_core::store::{DocumentRecord, HistoryEntry, Store};
 use serde::{Deserialize, Serialize};
-use tauri::{AppHandle, Emitter, State};
+use tauri::{AppHandle, Emitter, Manager, State};
 use tauri_plugin_opener::OpenerExt;
 
 use crate::error::{CommandError, CommandResult};
@@ -75,6 +79,24 @@ pub struct DocumentView {
     pub text: String,
     /// Where each page lies in the text.
     pub pages: Vec<PageSpan>,
+    /// For Markdown, how the document looks (headings, lists, tables, bold), so it is
+    /// shown rendered; `None` for other kinds or when `layout_note` says why not.
+    pub layout: Option<DocumentLayout>,
+    /// Why a Markdown document is shown as plain text.
+    pub layout_note: Option<LayoutNote>,
+}
+
+/// Why a Markdown document is shown as its imported text rather than rendered.
+#[derive(Debug, Serialize, ts_rs::TS)]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum LayoutNote {
+    /// The file was edited after it was imported.
+    Changed,
+    /// The file cannot be read now.
+    Unreadable {
+        /// What went wrong, naming the file.
+        message: String,
+    },
 }
 
 /// Progress of an import, sent as the `import-progress` event.
@@ -91,6 +113,17 @@ pub enum ImportProgress {
         /// Its report.
         report: FileReport,
     },
+}
+
+impl ImportProgress {
+    fn of(event: &ImportEvent<'_>) -> Self {
+        match event {
+            ImportEvent::Planned { files, .. } => Self::Planned { files: *files },
+            ImportEvent::File(report) => Self::File {
+                report: (*report).clone(),
+            },
+        }
+    }
 }
 
 fn blocking_error(e: impl std::fmt::Display) -> CommandError {
@@ -144,8 +177,8 @@ pub async fn check_text(
 ) -> CommandResult<Checked> {
     let aliases = aliases(&state)?;
     state.with_store(|store| {
-        // The text is its own question: its words find the passages it speaks about.
-        answer::check_text(store, &text, &text, &aliases, &retrieval.options())
+        // Each sentence finds the passages it speaks about and is judged against them.
+        answer::pasted::check_pasted(store, &text, &aliases, &retrieval.options())
     })
 }
 
@@ -175,15 +208,26 @@ pub async fn import_paths(
         // Its own connection: the UI stays free to search while the import writes.
         let mut store = Store::open(&db)?;
         let summary = Importer::new(options).run(&mut store, &inputs, &mut |event| {
-            let payload = match event {
-                ImportEvent::Planned { files, .. } => ImportProgress::Planned { files },
-                ImportEvent::File(report) => ImportProgress::File {
-                    report: report.clone(),
-                },
-            };
-            let _ = app.emit("import-progress", payload);
+            let _ = app.emit("import-progress", ImportProgress::of(&event));
         })?;
         Ok(summary)
+    })
+    .await
+    .map_err(blocking_error)?
+}
+
+/// Rebuilds the database from the source files of its documents (also the way out of
+/// a damaged database, which is kept aside). Progress arrives as `import-progress`.
+#[tauri::command]
+pub async fn rebuild_index(app: AppHandle) -> CommandResult<RebuildReport> {
+    let options = ImportOptions::sandboxed()?;
+    tauri::async_runtime::spawn_blocking(move || -> CommandResult<RebuildReport> {
+        let state = app.state::<AppState>();
+        state.with_file_closed(|db| {
+            import::rebuild(db, &options, &mut |event| {
+                let _ = app.emit("import-progress", ImportProgress::of(&event));
+            })
+        })
     })
     .await
     .map_err(blocking_error)?
@@ -197,9 +241,25 @@ pub async fn document_view(state: State<'_, AppState>, id: i64) -> CommandResult
             .document(id)?
             .ok_or_else(|| evident_core::Error::DocumentNotFound(id.to_string()))?;
         let pages = s.pages_of(id)?;
+        let text: String = pages.iter().map(|p| p.text.as_str()).collect();
+        let (layout, layout_note) = match document.kind {
+            DocumentKind::Markdown => match markdown_layout(&document.path, &text) {
+                Ok(Ok(layout)) => (Some(layout), None),
+                Ok(Err(LayoutUnavailable::Changed)) => (None, Some(LayoutNote::Changed)),
+                Err(e) => (
+                    None,
+                    Some(LayoutNote::Unreadable {
+                        message: e.to_string(),
+                    }),
+                ),
+            },
+            _ => (None, None),
+        };
         Ok(DocumentView {
             document,
-            text: pages.iter().map(|p| p.text.as_str()).collect(),
+            text,
+            layout,
+            layout_note,
             pages: pages
                 .iter()
                 .map(|p| PageSpan {

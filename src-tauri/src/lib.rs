@@ -31,6 +31,7 @@ pub fn run() {
             commands::documents,
             commands::remove_document,
             commands::import_paths,
+            commands::rebuild_index,
             commands::document_view,
             commands::pdf_bytes,
             commands::open_source,

@@ -3,7 +3,7 @@
 //! The connection is opened lazily and re-opened after a failure, so a damaged database
 //! is reported to the UI (with the way out) instead of stopping the app from starting.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
 use evident_core::store::Store;
@@ -50,6 +50,21 @@ impl AppState {
             Some(store) => Ok(f(store)?),
             None => Err(CommandError::new("internal", "the database is not open")),
         }
+    }
+
+    /// Runs `f` on the database file with this state's connection closed and kept
+    /// closed until `f` returns, so no command reads the file while `f` replaces it
+    /// (commands wait; the next one re-opens the new file).
+    pub fn with_file_closed<T>(
+        &self,
+        f: impl FnOnce(&Path) -> evident_core::Result<T>,
+    ) -> CommandResult<T> {
+        let mut guard = self
+            .store
+            .lock()
+            .map_err(|_| CommandError::new("internal", "the database lock was poisoned"))?;
+        *guard = None;
+        Ok(f(&self.db_path)?)
     }
 
     /// Closes the connection (before a rebuild replaces the file).

@@ -105,6 +105,39 @@ def ask(driver, question: str) -> float:
     return in_page if in_page == in_page else (time.perf_counter() - started) * 1000
 
 
+def save_via_dialog(title: str, path: Path) -> str:
+    """Types `path` into the save dialog titled `title` and returns what was saved."""
+    # Without a window manager, keys go to the window under the pointer: find the
+    # dialog by its title, put the pointer on it and type the file name.
+    dialog = subprocess.run(
+        ["xdotool", "search", "--sync", "--onlyvisible", "--name", title],
+        capture_output=True, text=True, timeout=15,
+    ).stdout.split()
+    if dialog:
+        subprocess.run(["xdotool", "mousemove", "--window", dialog[0], "40", "40"], check=False)
+        subprocess.run(["xdotool", "windowfocus", "--sync", dialog[0]], check=False)
+        time.sleep(0.3)
+        subprocess.run(["xdotool", "key", "ctrl+a"], check=False)
+        subprocess.run(["xdotool", "type", "--delay", "5", str(path)], check=False)
+        subprocess.run(["xdotool", "key", "Return"], check=False)
+    for _ in range(50):
+        if path.exists():
+            break
+        time.sleep(0.1)
+    return path.read_text(encoding="utf-8") if path.exists() else ""
+
+
+def start_session(app: str):
+    options = ArgOptions()
+    options.set_capability("browserName", "wry")
+    options.set_capability("tauri:options", {"application": app})
+    driver = webdriver.Remote(command_executor=f"http://127.0.0.1:{PORT}", options=options)
+    WebDriverWait(driver, 20).until(
+        lambda d: d.execute_script("return document.body.dataset.ready === 'true'")
+    )
+    return driver
+
+
 def main() -> int:
     app, cli = sys.argv[1], sys.argv[2]
     data = Path(tempfile.mkdtemp(prefix="evident-e2e-"))
@@ -119,6 +152,14 @@ def main() -> int:
         "<img src=x onerror=\"window.__pwned = 2\">，由接待人员陪同进入办公区。\n",
         encoding="utf-8",
     )
+    # The same in Markdown: markup in code spans and a javascript: link stay inert when
+    # the source viewer renders the document.
+    (docs / "安全须知.md").write_text(
+        "# 安全须知\n\n## 资料\n\n保密资料须存放在**带锁的文件柜**中，"
+        "`<img src=x onerror=\"window.__pwned = 3\">` 只是文字，"
+        "[内网链接](javascript:window.__pwned=4) 不会被打开。\n",
+        encoding="utf-8",
+    )
 
     env = dict(os.environ, EVIDENT_DB=str(db))
     driver_proc = subprocess.Popen(
@@ -128,14 +169,8 @@ def main() -> int:
     driver = None
     try:
         wait_port(PORT)
-        options = ArgOptions()
-        options.set_capability("browserName", "wry")
-        options.set_capability("tauri:options", {"application": app})
         started = time.perf_counter()
-        driver = webdriver.Remote(command_executor=f"http://127.0.0.1:{PORT}", options=options)
-        WebDriverWait(driver, 20).until(
-            lambda d: d.execute_script("return document.body.dataset.ready === 'true'")
-        )
+        driver = start_session(app)
         timings["start_to_interactive_ms"] = (time.perf_counter() - started) * 1000
         timings["page_load_to_interactive_ms"] = driver.execute_script("return performance.now()")
         shot(driver, "01-start-empty")
@@ -146,12 +181,19 @@ def main() -> int:
             summary = WebDriverWait(driver, 30, poll_frequency=0.05).until(
                 lambda d: d.find_element(By.CSS_SELECTOR, "[data-testid='library-import-summary'][data-done='true']")
             )
-            check("4" in summary.text and "failed 0" in summary.text.replace("失败 0", "failed 0"),
+            check("5" in summary.text and "failed 0" in summary.text.replace("失败 0", "failed 0"),
                   f"dropping the folder imports the documents ({summary.text})")
         except Exception as e:  # noqa: BLE001 — reported, then the scenarios go on
             check(False, f"dropping the folder imports the documents ({e})")
             subprocess.run([cli, "--db", str(db), "import", str(docs)], check=True, capture_output=True)
         shot(driver, "01-library-after-drop")
+        # The tabs follow the ARIA pattern: arrow keys move between them and open them.
+        by_testid(driver, "tab-library").send_keys(Keys.ARROW_RIGHT)
+        state = driver.execute_script(
+            "return [document.activeElement?.dataset.testid, document.querySelector('.check-page').hidden]"
+        )
+        check(state == ["tab-check", False], f"ArrowRight moves to and opens the next tab ({state})")
+        driver.switch_to.active_element.send_keys(Keys.HOME)
         by_testid(driver, "tab-ask").click()
         focused = driver.execute_script("return document.activeElement?.dataset.testid")
         check(focused == "question", "the question box has focus on the Ask tab")
@@ -180,32 +222,28 @@ def main() -> int:
         check(viewer.get_attribute("data-doc").endswith("报销与请假制度.md"), "the viewer shows the cited document")
         check(viewer.get_attribute("data-page") == "1", "the viewer shows page 1")
         check("20,000" in mark.text, "the highlighted passage holds the cited sentence")
+        rendered = driver.execute_script(
+            "const v = document.querySelector('[data-testid=source-viewer] .doc-markdown');"
+            "return v && {h: v.querySelectorAll('h1, h2').length, th: [...v.querySelectorAll('th')].map(t => t.textContent),"
+            " li: v.querySelectorAll('ul > li').length, inMark: !!document.querySelector('[data-testid=source-highlight]').closest('li')};"
+        )
+        check(bool(rendered) and rendered["h"] >= 2 and "城市级别" in rendered["th"] and rendered["li"] >= 3,
+              f"the Markdown source is rendered: headings, list and table ({rendered})")
+        check(bool(rendered) and rendered["inMark"], "the highlight sits in the rendered list item it came from")
         shot(driver, "03-source-markdown")
 
-        # Export through the real save dialog (GTK's, typed into with xdotool).
+        # Export through the real save dialogs (GTK's, typed into with xdotool).
         exported = data / "export" / "answer.md"
         exported.parent.mkdir()
         by_testid(driver, "export-markdown").click()
-        # Without a window manager, keys go to the window under the pointer: find the
-        # dialog by its title, put the pointer on it and type the file name.
-        dialog = subprocess.run(
-            ["xdotool", "search", "--sync", "--onlyvisible", "--name", "^(Export Markdown|导出 Markdown)$"],
-            capture_output=True, text=True, timeout=15,
-        ).stdout.split()
-        if dialog:
-            subprocess.run(["xdotool", "mousemove", "--window", dialog[0], "40", "40"], check=False)
-            subprocess.run(["xdotool", "windowfocus", "--sync", dialog[0]], check=False)
-            time.sleep(0.3)
-            subprocess.run(["xdotool", "key", "ctrl+a"], check=False)
-            subprocess.run(["xdotool", "type", "--delay", "5", str(exported)], check=False)
-            subprocess.run(["xdotool", "key", "Return"], check=False)
-        for _ in range(50):
-            if exported.exists():
-                break
-            time.sleep(0.1)
-        text = exported.read_text(encoding="utf-8") if exported.exists() else ""
+        text = save_via_dialog("^(Export Markdown|导出 Markdown)$", exported)
         check("单笔报销超过多少需要分管副总审批" in text and "[1]" in text and "> 单笔报销超过20,000元" in text.replace("\\", ""),
               "the Markdown export holds the question, the cited answer and the quoted source")
+        by_testid(driver, "export-html").click()
+        html = save_via_dialog("^(Export HTML|导出 HTML)$", data / "export" / "answer.html")
+        check(html.lstrip().lower().startswith("<!doctype html") and "单笔报销超过20,000元" in html
+              and "<script" not in html.lower() and " src=" not in html.lower() and "<link" not in html.lower(),
+              "the HTML export is one self-contained page with the quoted source and no script")
         shot(driver, "03b-after-export")
 
         # English question; a PDF citation opens the rendered page.
@@ -260,10 +298,59 @@ def main() -> int:
         check(not driver.find_elements(By.CSS_SELECTOR, ".result script, .result img"), "no element came from document text")
         shot(driver, "08-hostile-inert")
 
+        # The hostile Markdown document, rendered in the source viewer, stays inert.
+        ask(driver, "保密资料须存放在哪里？")
+        by_testid(driver, "citation").click()
+        WebDriverWait(driver, 10).until(
+            lambda d: d.find_element(By.CSS_SELECTOR, "[data-testid='source-viewer']:not([hidden]) .doc-markdown [data-testid='source-highlight']")
+        )
+        viewer_state = driver.execute_script(
+            "const v = document.querySelector('[data-testid=source-viewer] .doc-markdown');"
+            "const link = v.querySelector('.md-link'); link?.click();"
+            "return {code: v.querySelector('code')?.textContent ?? '', strong: v.querySelector('strong')?.textContent ?? '',"
+            " elements: v.querySelectorAll('script, img, a, iframe').length, link: link?.title ?? ''};"
+        )
+        check("onerror" in viewer_state["code"] and viewer_state["strong"] == "带锁的文件柜",
+              f"the Markdown document renders code and bold from its own text ({viewer_state})")
+        check(viewer_state["elements"] == 0 and driver.execute_script("return window.__pwned ?? null") is None,
+              "markup and a javascript: link in a Markdown document never become live elements")
+        shot(driver, "09-hostile-markdown-rendered")
+
         time.sleep(2)
         memory = driver_memory(app)
         if memory:
             timings["idle_rss_mb_app_and_webkit"] = memory
+
+        # Rebuild from the source files, from the Library.
+        by_testid(driver, "tab-library").click()
+        by_testid(driver, "library-rebuild").click()
+        summary = WebDriverWait(driver, 60, poll_frequency=0.1).until(
+            lambda d: d.find_element(By.CSS_SELECTOR, "[data-testid='library-import-summary'][data-done='true']")
+        )
+        check("5" in summary.text and "failed 0" in summary.text.replace("失败 0", "failed 0"),
+              f"Rebuild index re-reads every document ({summary.text})")
+        shot(driver, "10-rebuilt")
+        driver.quit()
+        driver = None
+
+        # A damaged database: the app starts, says so, and offers the way out.
+        db.write_bytes(b"this is not a database " * 500)
+        for side in ("-wal", "-shm"):
+            Path(str(db) + side).unlink(missing_ok=True)
+        driver = start_session(app)
+        button = by_testid(driver, "rebuild-now", timeout=15)
+        alert = driver.find_element(By.CSS_SELECTOR, ".status-bar [role='alert']").text
+        check("rebuild" in alert.lower() or "重建" in alert, f"a damaged database is reported with the way out ({alert})")
+        shot(driver, "11-damaged-database")
+        button.click()
+        summary = WebDriverWait(driver, 60, poll_frequency=0.1).until(
+            lambda d: d.find_element(By.CSS_SELECTOR, "[data-testid='library-import-summary'][data-done='true']")
+        )
+        kept = list(data.glob("evident.sqlite3.broken-*")) or list(data.glob("evident.broken-*"))
+        check(bool(kept) and ".broken-" in summary.text, f"the damaged file is kept aside and named ({summary.text})")
+        ask_ok = driver.execute_script("return document.querySelector('.status-bar [role=alert]') === null")
+        check(ask_ok, "after the rebuild the app works without an error")
+        shot(driver, "12-after-rebuild-from-damage")
     finally:
         if driver:
             driver.quit()

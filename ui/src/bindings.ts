@@ -295,7 +295,11 @@ sources: Array<Source>,
 /**
  * Whether retrieval found the question unanswered.
  */
-not_found: boolean, };
+not_found: boolean, 
+/**
+ * Sentences past the limit of one check, left unchecked (0 when all were checked).
+ */
+unchecked: number, };
 export type SearchResult = { 
 /**
  * The analysed question.
@@ -552,7 +556,16 @@ text: string,
 /**
  * Where each page lies in the text.
  */
-pages: Array<PageSpan>, };
+pages: Array<PageSpan>, 
+/**
+ * For Markdown, how the document looks (headings, lists, tables, bold), so it is
+ * shown rendered; `None` for other kinds or when `layout_note` says why not.
+ */
+layout: DocumentLayout | null, 
+/**
+ * Why a Markdown document is shown as plain text.
+ */
+layout_note: LayoutNote | null, };
 export type PageSpan = { 
 /**
  * 1-based page number.
@@ -564,6 +577,86 @@ page_no: number,
 char_start: number, 
 /**
  * Char offset just past the page.
+ */
+char_end: number, };
+export type LayoutNote = { "code": "changed" } | { "code": "unreadable", 
+/**
+ * What went wrong, naming the file.
+ */
+message: string, };
+export type DocumentLayout = { 
+/**
+ * Blocks in document order; they never overlap.
+ */
+blocks: Array<LayoutBlock>, };
+export type LayoutBlock = { 
+/**
+ * What the block is.
+ */
+kind: LayoutKind, 
+/**
+ * First char of the block in the stored text.
+ */
+char_start: number, 
+/**
+ * Char just past the block.
+ */
+char_end: number, 
+/**
+ * Inline styles (bold, links …) inside the block, in order; they may nest.
+ */
+marks: Array<InlineMark>, 
+/**
+ * For a table row: where each cell's value lies. Empty for other blocks.
+ */
+cells: Array<TableCell>, };
+export type LayoutKind = { "type": "heading", 
+/**
+ * 1 for the top level.
+ */
+level: number, } | { "type": "paragraph" } | { "type": "list_item", 
+/**
+ * 1 for a top-level list.
+ */
+depth: number, 
+/**
+ * Numbered (`1.`) rather than bulleted.
+ */
+ordered: boolean, } | { "type": "table_row", 
+/**
+ * The table's header cells; empty when the row is itself the header or the
+ * table has none. Rows of one table share the same header.
+ */
+header: Array<string>, } | { "type": "code" };
+export type InlineMark = { 
+/**
+ * The style.
+ */
+style: InlineStyle, 
+/**
+ * First char in the stored text.
+ */
+char_start: number, 
+/**
+ * Char just past the stretch.
+ */
+char_end: number, 
+/**
+ * For a link, where it points (shown, never followed).
+ */
+target: string | null, };
+export type InlineStyle = "strong" | "emphasis" | "code" | "link" | "strikethrough";
+export type TableCell = { 
+/**
+ * 0-based column (a row may leave columns empty).
+ */
+column: number, 
+/**
+ * First char of the value.
+ */
+char_start: number, 
+/**
+ * Char just past the value.
  */
 char_end: number, };
 export type ImportProgress = { "kind": "planned", 
@@ -584,6 +677,23 @@ files: Array<FileReport>,
  * Wall-clock time.
  */
 elapsed_ms: number, };
+export type RebuildReport = { 
+/**
+ * Source paths found in the old database.
+ */
+sources: number, 
+/**
+ * False when the old database was too damaged to list its documents.
+ */
+sources_recovered: boolean, 
+/**
+ * Where a damaged database was moved to.
+ */
+broken_copy: string | null, 
+/**
+ * The import of the sources into the fresh database.
+ */
+summary: ImportSummary, };
 export type FileReport = { 
 /**
  * The file (canonical when it could be resolved).

@@ -15,6 +15,7 @@ import type {
   HistoryEntry,
   ImportProgress,
   ImportSummary,
+  RebuildReport,
   Retrieval,
 } from "./bindings";
 
@@ -47,6 +48,7 @@ export const ipc = {
   documents: () => call<DocumentRecord[]>("documents"),
   removeDocument: (id: number) => call<boolean>("remove_document", { id }),
   importPaths: (paths: string[]) => call<ImportSummary>("import_paths", { paths }),
+  rebuildIndex: () => call<RebuildReport>("rebuild_index"),
   documentView: (id: number) => call<DocumentView>("document_view", { id }),
   pdfBytes: (id: number) => call<ArrayBuffer>("pdf_bytes", { id }),
   openSource: (id: number) => call<null>("open_source", { id }),

@@ -30,7 +30,27 @@ async function start(): Promise<void> {
   const status = h("div", { class: "status-bar", attrs: { role: "status", "aria-live": "polite" } });
   const showError = (e: unknown) => {
     const message = e instanceof IpcError || e instanceof Error ? e.message : String(e);
-    replace(status, h("span", { class: "error", attrs: { role: "alert" } }, `${t("error")}: ${message}`));
+    // A damaged database has one way out, offered right where the error is shown.
+    const wayOut =
+      e instanceof IpcError && e.code === "database_corrupt"
+        ? h(
+            "button",
+            {
+              testid: "rebuild-now",
+              attrs: { type: "button" },
+              on: {
+                click: () => {
+                  select("library");
+                  void library.rebuild().then((done) => {
+                    if (done) replace(status);
+                  });
+                },
+              },
+            },
+            t("rebuildNow"),
+          )
+        : null;
+    replace(status, h("span", { class: "error", attrs: { role: "alert" } }, `${t("error")}: ${message}`), wayOut);
   };
   const showStatus = (msg: string) => replace(status, msg);
 
@@ -68,7 +88,13 @@ async function start(): Promise<void> {
         "button",
         {
           testid: `tab-${tab}`,
-          attrs: { role: "tab", type: "button", "aria-keyshortcuts": `Control+${i + 1}`, id: `tab-${tab}` },
+          attrs: {
+            role: "tab",
+            type: "button",
+            "aria-keyshortcuts": `Control+${i + 1}`,
+            "aria-controls": `panel-${tab}`,
+            id: `tab-${tab}`,
+          },
           on: { click: () => select(tab) },
         },
         t(key),
@@ -77,7 +103,23 @@ async function start(): Promise<void> {
       return b;
     }),
   );
-  function select(tab: Tab): void {
+  // The WAI-ARIA tabs pattern: arrows, Home and End move between tabs and open them.
+  tablist.addEventListener("keydown", (e) => {
+    const current = TABS.findIndex(([tab]) => buttons.get(tab) === document.activeElement);
+    if (current < 0) return;
+    const last = TABS.length - 1;
+    const next =
+      e.key === "ArrowRight" ? (current + 1) % TABS.length
+      : e.key === "ArrowLeft" ? (current + last) % TABS.length
+      : e.key === "Home" ? 0
+      : e.key === "End" ? last
+      : -1;
+    const entry = TABS[next];
+    if (!entry) return;
+    e.preventDefault();
+    select(entry[0], true);
+  });
+  function select(tab: Tab, keepFocusOnTab = false): void {
     for (const [name, el] of Object.entries(pages)) el.hidden = name !== tab;
     for (const [name, b] of buttons) {
       b.setAttribute("aria-selected", String(name === tab));
@@ -85,9 +127,14 @@ async function start(): Promise<void> {
     }
     if (tab === "history") void history.refresh();
     if (tab === "library") void library.refresh();
-    if (tab === "ask") ask.input.focus();
+    if (keepFocusOnTab) buttons.get(tab)?.focus();
+    else if (tab === "ask") ask.input.focus();
   }
-  for (const el of Object.values(pages)) el.setAttribute("role", "tabpanel");
+  for (const [name, el] of Object.entries(pages)) {
+    el.setAttribute("role", "tabpanel");
+    el.id = `panel-${name}`;
+    el.setAttribute("aria-labelledby", `tab-${name}`);
+  }
   replace(
     root,
     h("header", { class: "app-header" }, h("h1", {}, "Evident ", h("span", { class: "zh" }, "有据")), tablist),

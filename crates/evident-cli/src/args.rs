@@ -76,12 +76,16 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Check an answer written elsewhere; its [n] are the passages `search` returns.
+    /// Check a text written elsewhere against the documents, sentence by sentence.
+    ///
+    /// With --question, the text is an answer whose [n] are the passages `search`
+    /// returns for that question. Without it, each sentence is checked against the
+    /// passages its own words retrieve (what the app's "Check a text" does).
     Check {
         /// The question the answer was written for.
         #[arg(long)]
-        question: String,
-        /// File holding the answer text ("-" reads standard input).
+        question: Option<String>,
+        /// File holding the text ("-" reads standard input).
         #[arg(long, value_name = "FILE")]
         answer_file: PathBuf,
         #[command(flatten)]

@@ -147,13 +147,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             let store = open(&db)?;
             let aliases = load_aliases(&db)?;
-            let checked = evident_core::answer::check_text(
-                &store,
-                &question,
-                &text,
-                &aliases,
-                &search_options(&search),
-            )?;
+            let options = search_options(&search);
+            let checked = match question {
+                Some(question) => {
+                    evident_core::answer::check_text(&store, &question, &text, &aliases, &options)?
+                }
+                None => {
+                    evident_core::answer::pasted::check_pasted(&store, &text, &aliases, &options)?
+                }
+            };
             output::checked(&checked, json)?;
             Ok(ExitCode::SUCCESS)
         }

@@ -444,6 +444,14 @@ pub fn checked(c: &evident_core::answer::Checked, json: bool) -> anyhow::Result<
         return Ok(());
     }
     print_verdicts(&mut out, &c.sentences)?;
+    if c.unchecked > 0 {
+        writeln!(
+            out,
+            "\n{} more sentence(s) not checked: at most {} are checked at once.",
+            c.unchecked,
+            evident_core::answer::pasted::MAX_SENTENCES
+        )?;
+    }
     writeln!(out, "\nPassages [n] refers to:")?;
     print_sources(&mut out, &c.sources)
 }

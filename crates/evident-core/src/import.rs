@@ -472,6 +472,7 @@ pub fn collect_files(inputs: &[PathBuf]) -> (Vec<PathBuf>, Vec<FileReport>) {
 }
 
 /// The outcome of [`rebuild`].
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
 pub struct RebuildReport {
     /// Source paths found in the old database.

@@ -225,3 +225,57 @@ fn answers_are_kept_in_history_with_feedback() {
         "the stored answer reopens unchanged"
     );
 }
+
+#[test]
+fn a_pasted_text_is_checked_sentence_by_sentence_against_its_own_passages() {
+    let dir = tmp();
+    let store = index(dir.path());
+    let text = "各位同事：单笔报销超过50,000元的，须经分管副总经理审批。\
+                Birthing parents get 16 weeks of paid parental leave[7]. \
+                公司每年组织两次团建旅游。";
+    let checked = evident_core::answer::pasted::check_pasted(
+        &store,
+        text,
+        &Aliases::default(),
+        &SearchOptions::default(),
+    )
+    .expect("check runs");
+    let verdicts: Vec<_> = checked.sentences.iter().map(|s| s.verdict).collect();
+    assert_eq!(
+        verdicts,
+        vec![
+            Verdict::Unsupported,
+            Verdict::Supported,
+            Verdict::Unsupported
+        ],
+        "{:#?}",
+        checked.sentences
+    );
+    let wrong = &checked.sentences[0];
+    assert!(
+        wrong.reasons.iter().any(|r| r.contains("50000")),
+        "the wrong amount is named: {:?}",
+        wrong.reasons
+    );
+    let leave = &checked.sentences[1];
+    assert!(
+        leave.citations.is_empty(),
+        "another tool's [7] is not read as ours"
+    );
+    let n = leave.support.as_ref().expect("a passage supports it").n;
+    let source = checked
+        .sources
+        .iter()
+        .find(|s| s.n == n)
+        .expect("the supporting passage is listed");
+    assert!(source.text.contains("16 weeks"), "{}", source.text);
+    let numbers: Vec<usize> = checked.sources.iter().map(|s| s.n).collect();
+    assert_eq!(
+        numbers,
+        (1..=checked.sources.len()).collect::<Vec<_>>(),
+        "one numbering, no passage twice"
+    );
+    let ids: std::collections::HashSet<_> = checked.sources.iter().map(|s| s.chunk_id).collect();
+    assert_eq!(ids.len(), checked.sources.len());
+    assert_eq!(checked.unchecked, 0);
+}

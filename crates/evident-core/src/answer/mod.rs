@@ -9,6 +9,7 @@
 pub mod compose;
 pub mod context;
 pub mod export;
+pub mod pasted;
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -254,6 +255,8 @@ pub struct Checked {
     pub sources: Vec<Source>,
     /// Whether retrieval found the question unanswered.
     pub not_found: bool,
+    /// Sentences past the limit of one check, left unchecked (0 when all were checked).
+    pub unchecked: usize,
 }
 
 /// Checks `answer` (with `[n]` marks referring to search results) for `question`.
@@ -276,5 +279,6 @@ pub fn check_text(
             .map(|p| Source::of(p, true))
             .collect(),
         not_found: result.not_found,
+        unchecked: 0,
     })
 }

@@ -376,6 +376,12 @@ fn assess(claim: &Claim, passage: &Passage, evidence: &Evidence) -> Assessment {
     }
 }
 
+/// Byte ranges of the claims (sentences) [`check`] judges in `text`, markers kept with
+/// the sentence they follow.
+pub fn claim_spans(text: &str) -> Vec<(usize, usize)> {
+    sentences_with_markers(text)
+}
+
 /// Sentence ranges of an answer, with citation markers that follow a sentence's end
 /// (`…审批。[1]`) kept with that sentence.
 fn sentences_with_markers(answer: &str) -> Vec<(usize, usize)> {

@@ -27,6 +27,9 @@ export function renderChecked(c: Checked, viewer: SourceViewer): HTMLElement {
         return renderSentence(shown, cite);
       }),
     ),
+    c.unchecked > 0
+      ? h("p", { class: "viewer-note", attrs: { role: "note" } }, t("uncheckedNote").replace("{n}", String(c.unchecked)))
+      : null,
     h("h3", {}, t("sources")),
     renderSources(c.sources, { onCite: (s) => void viewer.open(s) }),
   );

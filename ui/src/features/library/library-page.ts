@@ -37,6 +37,7 @@ export class LibraryPage {
   private readonly progress: HTMLElement;
   private readonly summary: HTMLElement;
   private readonly list: HTMLElement;
+  private readonly rebuildButton: HTMLButtonElement;
   private busy = false;
 
   constructor(
@@ -46,6 +47,11 @@ export class LibraryPage {
     this.progress = h("ol", { class: "import-progress", attrs: { "aria-live": "polite" } });
     this.summary = h("p", { class: "import-summary", testid: "library-import-summary", attrs: { role: "status" } });
     this.list = h("div", { class: "documents" });
+    this.rebuildButton = h(
+      "button",
+      { testid: "library-rebuild", attrs: { type: "button", title: t("rebuildHint") }, on: { click: () => void this.rebuild() } },
+      t("rebuild"),
+    );
     this.element = h(
       "section",
       { class: "page library-page", attrs: { "aria-label": t("tabLibrary") } },
@@ -55,6 +61,7 @@ export class LibraryPage {
         { class: "library-actions" },
         h("button", { class: "primary", attrs: { type: "button" }, on: { click: () => void this.pick(false) } }, t("addDocuments")),
         h("button", { attrs: { type: "button" }, on: { click: () => void this.pick(true) } }, t("addFolder")),
+        this.rebuildButton,
       ),
       this.summary,
       this.progress,
@@ -91,6 +98,7 @@ export class LibraryPage {
     this.busy = true;
     replace(this.progress);
     replace(this.summary, `${t("importing")}…`);
+    delete this.summary.dataset.done;
     try {
       const summary = await ipc.importPaths(paths);
       replace(this.summary, summaryText(summary));
@@ -102,6 +110,37 @@ export class LibraryPage {
       this.onError(e);
     } finally {
       this.busy = false;
+    }
+  }
+
+  /// Rebuilds the index from every document's source file into a fresh database (the
+  /// way out of a damaged one, which is kept aside), showing per-file progress.
+  async rebuild(): Promise<boolean> {
+    if (this.busy) return false;
+    this.busy = true;
+    this.rebuildButton.disabled = true;
+    replace(this.progress);
+    replace(this.summary, `${t("rebuilding")}…`);
+    delete this.summary.dataset.done;
+    try {
+      const r = await ipc.rebuildIndex();
+      replace(
+        this.summary,
+        `${t("rebuilt")} ${summaryText(r.summary)}`,
+        r.broken_copy ? h("span", { class: "path" }, ` · ${t("brokenKept")} ${r.broken_copy}`) : null,
+        r.sources_recovered ? null : ` · ${t("sourcesLost")}`,
+      );
+      this.summary.dataset.done = "true";
+      await this.refresh();
+      this.onChanged();
+      return true;
+    } catch (e) {
+      replace(this.summary);
+      this.onError(e);
+      return false;
+    } finally {
+      this.busy = false;
+      this.rebuildButton.disabled = false;
     }
   }
 
@@ -118,7 +157,7 @@ export class LibraryPage {
     return h(
       "table",
       {},
-      h("thead", {}, h("tr", {}, ...[t("title"), t("kind"), "Pages", t("chunks"), t("imported"), ""].map((c) => h("th", { attrs: { scope: "col" } }, c)))),
+      h("thead", {}, h("tr", {}, ...[t("title"), t("kind"), t("pageCount"), t("chunks"), t("imported"), ""].map((c) => h("th", { attrs: { scope: "col" } }, c)))),
       h(
         "tbody",
         {},

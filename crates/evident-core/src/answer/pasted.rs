@@ -1,0 +1,87 @@
+//! Checking a text written elsewhere — a draft reply, an email, another tool's answer —
+//! against the documents, sentence by sentence.
+//!
+//! Such a text has no question and its citations (if any) point at someone else's
+//! sources, so each sentence is its own query: it finds the passages that speak about
+//! it, and the grounding check judges it against those. The passages of all sentences
+//! share one numbering, so the same passage is the same `[n]` everywhere in the result.
+
+use crate::Result;
+use crate::grounding::{self, Verdict, citations};
+use crate::search::{Aliases, Passage, SearchOptions, search};
+use crate::store::Store;
+
+use super::{Checked, Source};
+
+/// Sentences checked at most in one go; the rest are counted as unchecked, so a long
+/// paste cannot hold the app for seconds.
+pub const MAX_SENTENCES: usize = 200;
+
+/// Passages each sentence is judged against (the best few: a sentence is rarely
+/// supported by its fifth-ranked passage, and more would bloat the source list).
+pub const PASSAGES_PER_SENTENCE: usize = 3;
+
+/// Why a sentence whose own search fell below the relevance floor is unsupported.
+pub const NOT_FOUND_REASON: &str = "the documents do not speak about this";
+
+/// Checks every sentence of `text` against the passages its own words retrieve.
+/// Citation markers in `text` are ignored: they refer to another tool's sources.
+pub fn check_pasted(
+    store: &Store,
+    text: &str,
+    aliases: &Aliases,
+    options: &SearchOptions,
+) -> Result<Checked> {
+    let text = citations::strip_markers(text);
+    let spans = grounding::claim_spans(&text);
+    let per_sentence = SearchOptions {
+        k: options.k.clamp(1, PASSAGES_PER_SENTENCE),
+        ..options.clone()
+    };
+    let mut pool: Vec<Passage> = Vec::new();
+    let mut sentences = Vec::new();
+    let mut searched = 0;
+    let mut all_not_found = true;
+    for &(start, end) in spans.iter().take(MAX_SENTENCES) {
+        let claim = &text[start..end];
+        if claim.trim().is_empty() {
+            continue;
+        }
+        let result = search(store, claim, aliases, &per_sentence)?;
+        searched += 1;
+        all_not_found &= result.not_found;
+        let own: Vec<Passage> = result
+            .passages
+            .into_iter()
+            .map(|mut p| {
+                p.n = match pool.iter().find(|q| q.chunk_id == p.chunk_id) {
+                    Some(q) => q.n,
+                    None => {
+                        p.n = pool.len() + 1;
+                        pool.push(p.clone());
+                        p.n
+                    }
+                };
+                p
+            })
+            .collect();
+        sentences.extend(grounding::check(claim, &own).into_iter().map(|mut v| {
+            v.start += start;
+            v.end += start;
+            if result.not_found && v.verdict == Verdict::PartiallySupported {
+                // Below the relevance floor the documents do not speak about this
+                // sentence; a few shared common words are not partial support.
+                v.verdict = Verdict::Unsupported;
+                v.reasons.insert(0, NOT_FOUND_REASON.to_owned());
+            }
+            v
+        }));
+    }
+    Ok(Checked {
+        question: String::new(),
+        sentences,
+        sources: pool.iter().map(|p| Source::of(p, true)).collect(),
+        not_found: searched > 0 && all_not_found,
+        unchecked: spans.len().saturating_sub(MAX_SENTENCES),
+    })
+}
