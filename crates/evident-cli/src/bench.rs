@@ -99,6 +99,16 @@ pub fn run(paths: &[PathBuf], options: &ImportOptions, json: bool) -> anyhow::Re
         paths.to_vec()
     };
     let (files, _) = collect_files(&paths);
+    if !files.iter().any(|f| DocumentKind::from_path(f).is_some()) {
+        anyhow::bail!(
+            "no Markdown, text or PDF files under {} (is ../shared/eval beside the repository?)",
+            paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     let (pdfs, texts): (Vec<PathBuf>, Vec<PathBuf>) = files
         .into_iter()
         .filter(|f| DocumentKind::from_path(f).is_some())
