@@ -198,7 +198,12 @@ score: number,
 /**
  * Whether the passage was within the context budget (else listed as truncated).
  */
-in_context: boolean, };
+in_context: boolean, 
+/**
+ * The question's key words found in the passage, as the question spells them
+ * (for marking them in the snippet; answers stored before this field have none).
+ */
+matched_terms: Array<string>, };
 export type Highlight = { 
 /**
  * Char offset in the document text.

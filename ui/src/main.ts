@@ -50,7 +50,9 @@ async function start(): Promise<void> {
             t("rebuildNow"),
           )
         : null;
-    replace(status, h("span", { class: "error", attrs: { role: "alert" } }, `${t("error")}: ${message}`), wayOut);
+    // The core's message names the CLI's way out; in the window the button is the way.
+    const shown = wayOut ? t("databaseDamaged") : `${t("error")}: ${message}`;
+    replace(status, h("span", { class: "error", attrs: { role: "alert", title: message } }, shown), wayOut);
   };
   const showStatus = (msg: string) => replace(status, msg);
 

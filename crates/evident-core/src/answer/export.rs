@@ -238,6 +238,7 @@ mod tests {
                 },
                 score: 1.0,
                 in_context: true,
+                matched_terms: vec![],
             }],
             context: Context {
                 budget_tokens: 1,

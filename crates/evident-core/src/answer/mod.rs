@@ -86,6 +86,10 @@ pub struct Source {
     pub score: f64,
     /// Whether the passage was within the context budget (else listed as truncated).
     pub in_context: bool,
+    /// The question's key words found in the passage, as the question spells them
+    /// (for marking them in the snippet; answers stored before this field have none).
+    #[serde(default)]
+    pub matched_terms: Vec<String>,
 }
 
 impl Source {
@@ -106,6 +110,7 @@ impl Source {
             highlight: p.highlight.clone(),
             score: p.score,
             in_context,
+            matched_terms: p.matched_terms.clone(),
         }
     }
 }

@@ -19,6 +19,7 @@ function source(n: number, text: string): Source {
     highlight: { char_start: 0, char_end: 5, passage_char_start: 0, passage_char_end: 5, text: text.slice(0, 5) },
     score: 1,
     in_context: true,
+    matched_terms: [],
   };
 }
 

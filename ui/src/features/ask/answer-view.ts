@@ -5,6 +5,7 @@ import type { Answer, Source } from "../../bindings";
 import { renderSentence } from "../../components/sentences";
 import { h } from "../../dom";
 import { pageLabel, t } from "../../i18n";
+import { markTerms } from "./terms";
 
 export interface AnswerHandlers {
   onCite: (source: Source) => void;
@@ -17,13 +18,14 @@ function snippet(s: Source): HTMLElement {
   const end = Math.max(start, Math.min(chars.length, s.highlight.passage_char_end));
   const before = chars.slice(Math.max(0, start - 60), start).join("");
   const after = chars.slice(end, end + 60).join("");
+  const terms = s.matched_terms;
   return h(
     "span",
     { class: "snippet" },
     start > 60 ? "…" : "",
-    before,
-    h("mark", {}, chars.slice(start, end).join("")),
-    after,
+    markTerms(before, terms),
+    h("mark", {}, markTerms(chars.slice(start, end).join(""), terms)),
+    markTerms(after, terms),
     end + 60 < chars.length ? "…" : "",
   );
 }
