@@ -59,6 +59,8 @@ const NEGATIONS_EN: &[&str] = &[
 /// The checkable content of one sentence.
 #[derive(Debug, Clone)]
 pub struct Claim {
+    /// The sentence as written.
+    pub text: String,
     /// Content words in index form (no question words or particles), unique.
     pub terms: Vec<String>,
     /// Number values in the sentence (facts: amounts, days, dates ...).
@@ -91,6 +93,7 @@ impl Claim {
             }
         }
         Self {
+            text: sentence.to_owned(),
             terms,
             numbers,
             references,

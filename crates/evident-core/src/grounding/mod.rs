@@ -17,6 +17,7 @@
 
 pub mod citations;
 pub mod claims;
+pub mod qualifiers;
 
 use std::collections::HashSet;
 
@@ -340,7 +341,15 @@ fn assess(claim: &Claim, passage: &Passage, evidence: &Evidence) -> Assessment {
             });
         }
     }
-    let verdict = if share < PARTIAL_SHARE || !missing_numbers.is_empty() || negation_mismatch {
+    let qualified = qualifiers::mismatches(claim, &passage.text);
+    for (source_word, claim_word) in &qualified {
+        reasons.push(format!("[{n}] says {source_word}, not {claim_word}"));
+    }
+    let verdict = if share < PARTIAL_SHARE
+        || !missing_numbers.is_empty()
+        || negation_mismatch
+        || !qualified.is_empty()
+    {
         if share < PARTIAL_SHARE {
             reasons.push(format!(
                 "only {found} of its {} key words appear in [{n}]",

@@ -117,3 +117,21 @@ fn numbers_match_by_value_across_spellings() {
     let v = verdicts("报销须在费用发生后三十日内提交[1]。");
     assert_eq!(v[0].0, Verdict::Supported, "{:?}", v[0].1);
 }
+
+#[test]
+fn a_different_rank_of_the_same_title_is_unsupported_and_named() {
+    let v = verdicts("单笔报销超过5000元须经总经理审批[1]。");
+    assert_eq!(v[0].0, Verdict::Unsupported, "{:?}", v[0].1);
+    assert!(
+        v[0].1.iter().any(|r| r == "[1] says 副总经理, not 总经理"),
+        "{:?}",
+        v[0].1
+    );
+    let v = verdicts("单笔报销超过5000元须经分管副总审批[1]。");
+    assert_eq!(
+        v[0].0,
+        Verdict::Supported,
+        "副总 abbreviates 副总经理: {:?}",
+        v[0].1
+    );
+}
