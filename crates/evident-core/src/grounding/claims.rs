@@ -136,6 +136,42 @@ pub fn negations(text: &str) -> usize {
     count
 }
 
+/// Negated bounds that state a condition rather than deny something: 不满10年 is
+/// "less than ten years", so a claim that drops it over-generalises.
+const BOUNDS_ZH: &[&str] = &[
+    "不满",
+    "未满",
+    "不足",
+    "不超过",
+    "不低于",
+    "不少于",
+    "不高于",
+];
+
+/// The first bounded condition in `text` (a negated bound followed by a number, such
+/// as 不满10年), as written, for telling the user why a claim fails.
+pub fn bounded_condition(text: &str) -> Option<String> {
+    BOUNDS_ZH
+        .iter()
+        .filter_map(|b| text.find(b).map(|at| (at, *b)))
+        .filter_map(|(at, b)| {
+            let rest = &text[at + b.len()..];
+            let number = numbers_in(rest)
+                .into_iter()
+                .next()
+                .filter(|m| m.start == 0)?;
+            // The number and the unit right after it (年, 天, 元, 周岁 ...).
+            let unit: String = rest[number.end..]
+                .chars()
+                .take_while(|c| "年月日天周岁元个小时分钟次人倍%".contains(*c))
+                .take(2)
+                .collect();
+            Some((at, format!("{b}{}{unit}", &rest[..number.end])))
+        })
+        .min_by_key(|(at, _)| *at)
+        .map(|(_, c)| c)
+}
+
 /// Index tokens of a passage or span, as a set for membership tests.
 pub fn token_set(text: &str) -> HashSet<String> {
     passage_tokens(text).into_iter().collect()
@@ -153,6 +189,19 @@ mod tests {
         assert_eq!(negations("You do not need approval"), 1);
         assert_eq!(negations("Approval isn't needed"), 1);
         assert_eq!(negations("Approval is needed"), 0);
+    }
+
+    #[test]
+    fn bounded_conditions_are_found_with_their_number_and_unit() {
+        assert_eq!(
+            bounded_condition("员工累计工作已满1年不满10年的,年休假5天;").as_deref(),
+            Some("不满10年")
+        );
+        assert_eq!(
+            bounded_condition("单笔不超过5,000元的,由部门经理审批").as_deref(),
+            Some("不超过5,000元")
+        );
+        assert_eq!(bounded_condition("员工不得兼职"), None);
     }
 
     #[test]

@@ -334,8 +334,11 @@ fn assess(claim: &Claim, passage: &Passage, evidence: &Evidence) -> Assessment {
         let source_neg = negations(&passage.text[s..e]);
         if (claim.negations == 0) != (source_neg == 0) {
             negation_mismatch = true;
+            let source = &passage.text[s..e];
             reasons.push(if claim.negations > 0 {
                 format!("the sentence negates what [{n}] states")
+            } else if let Some(condition) = claims::bounded_condition(source) {
+                format!("[{n}] states this only under a condition ({condition})")
             } else {
                 format!("[{n}] states this in the negative")
             });
