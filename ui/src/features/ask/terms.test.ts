@@ -23,6 +23,10 @@ describe("markTerms", () => {
     expect([...div.querySelectorAll("b.term")].map((b) => b.textContent)).toEqual(["副总", "审批"]);
   });
 
+  it("leaves lone Chinese characters unmarked", () => {
+    expect(marked("须经分管副总经理审批，金额以元计", ["经", "元", "审批"])).toEqual(["审批"]);
+  });
+
   it("treats terms as text, not as patterns", () => {
     expect(marked("a (b) c.*d", ["(b)", ".*"])).toEqual(["(b)", ".*"]);
   });

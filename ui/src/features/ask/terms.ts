@@ -7,7 +7,9 @@ const SUFFIX = /(?:ing|ed|es|s|ly)$/u;
 
 function pattern(term: string): string | null {
   const t = term.trim().toLowerCase();
-  if (!t) return null;
+  // A lone Chinese character (the search tries it as a prefix) would mark every 经
+  // and 元 in the snippet: noise, not guidance.
+  if (!t || (Array.from(t).length < 2 && !/^[\p{Script=Latin}\d]+$/u.test(t))) return null;
   const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/gu, "\\$&");
   if (/^[\p{Script=Latin}\d]+$/u.test(t)) {
     const stem = t.length > 4 ? t.replace(SUFFIX, "") : t;
