@@ -10,14 +10,26 @@ import { ipc } from "../../ipc";
 function outcomeText(o: Outcome): string {
   switch (o.status) {
     case "imported":
-      return `${o.status} · ${o.pages} p · ${o.chunks} chunks${o.warnings.length ? ` · ${o.warnings.join("; ")}` : ""}`;
-    case "failed":
-    case "skipped":
-      return `${o.status}: ${o.reason}`;
+      return t("outcomeImported", { pages: o.pages, chunks: o.chunks }) + (o.warnings.length ? ` · ${o.warnings.join("; ")}` : "");
+    case "unchanged":
+      return t("outcomeUnchanged");
     case "duplicate":
-      return `${o.status} of ${o.of}`;
-    default:
-      return o.status;
+      return t("outcomeDuplicate", { of: o.of });
+    case "skipped":
+      return t("outcomeSkipped", { reason: o.reason });
+    case "failed":
+      return t("outcomeFailed", { reason: o.reason });
+  }
+}
+
+function kindText(kind: DocumentRecord["kind"]): string {
+  switch (kind) {
+    case "pdf":
+      return t("kindPdf");
+    case "markdown":
+      return t("kindMarkdown");
+    case "text":
+      return t("kindText");
   }
 }
 
@@ -166,7 +178,7 @@ export class LibraryPage {
             "tr",
             {},
             h("td", {}, h("span", { class: "doc-title" }, d.title), h("span", { class: "path" }, d.path)),
-            h("td", {}, d.kind),
+            h("td", {}, kindText(d.kind)),
             h("td", {}, d.page_count),
             h("td", {}, d.chunks),
             h("td", {}, new Date(d.imported_at * 1000).toLocaleString()),
