@@ -66,11 +66,4 @@ impl AppState {
         *guard = None;
         Ok(f(&self.db_path)?)
     }
-
-    /// Closes the connection (before a rebuild replaces the file).
-    pub fn close(&self) {
-        if let Ok(mut guard) = self.store.lock() {
-            *guard = None;
-        }
-    }
 }

@@ -1,7 +1,7 @@
 // Building DOM nodes without ever parsing markup: every string becomes a text node or
 // an attribute value, so text that came from a document can never run as code.
 
-type Child = Node | string | number | null | undefined | false;
+export type Child = Node | string | number | null | undefined | false;
 
 export interface Props {
   class?: string;

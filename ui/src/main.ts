@@ -63,7 +63,10 @@ async function start(): Promise<void> {
   const retrieval: Retrieval = loadRetrieval(info?.defaults ?? { k: 5, floor: 0.4 });
   const viewer = new SourceViewer(showError);
   const ask = new AskPage(viewer, () => retrieval, showError, showStatus);
-  const library = new LibraryPage(showError, () => void history.refresh());
+  const library = new LibraryPage(showError, () => {
+    viewer.forget();
+    void history.refresh();
+  });
   const check = new CheckPage(viewer, () => retrieval, showError);
   const history = new HistoryPage(
     (id) =>

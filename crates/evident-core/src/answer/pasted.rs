@@ -6,6 +6,8 @@
 //! it, and the grounding check judges it against those. The passages of all sentences
 //! share one numbering, so the same passage is the same `[n]` everywhere in the result.
 
+use std::collections::HashMap;
+
 use crate::Result;
 use crate::grounding::{self, Verdict, citations};
 use crate::search::{Aliases, Passage, SearchOptions, search};
@@ -38,7 +40,9 @@ pub fn check_pasted(
         k: options.k.clamp(1, PASSAGES_PER_SENTENCE),
         ..options.clone()
     };
+    // Every passage once, numbered in order of first use; chunk id → its number.
     let mut pool: Vec<Passage> = Vec::new();
+    let mut numbers: HashMap<i64, usize> = HashMap::new();
     let mut sentences = Vec::new();
     let mut searched = 0;
     let mut all_not_found = true;
@@ -54,14 +58,12 @@ pub fn check_pasted(
             .passages
             .into_iter()
             .map(|mut p| {
-                p.n = match pool.iter().find(|q| q.chunk_id == p.chunk_id) {
-                    Some(q) => q.n,
-                    None => {
-                        p.n = pool.len() + 1;
-                        pool.push(p.clone());
-                        p.n
-                    }
-                };
+                p.n = *numbers.entry(p.chunk_id).or_insert_with(|| {
+                    let mut first = p.clone();
+                    first.n = pool.len() + 1;
+                    pool.push(first);
+                    pool.len()
+                });
                 p
             })
             .collect();

@@ -204,19 +204,13 @@ mod tests {
     use super::*;
 
     fn layout_of(source: &str) -> (String, DocumentLayout) {
-        let dir = std::env::temp_dir().join(format!(
-            "evident-layout-{}-{}",
-            std::process::id(),
-            source.len()
-        ));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        let path = dir.join("doc.md");
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("doc.md");
         std::fs::write(&path, source).expect("write");
         let text = markdown::extract(source, "").text;
         let layout = markdown_layout(&path, &text)
             .expect("readable")
             .expect("unchanged");
-        std::fs::remove_dir_all(&dir).ok();
         (text, layout)
     }
 
@@ -292,14 +286,11 @@ mod tests {
 
     #[test]
     fn an_edited_file_is_reported_as_changed() {
-        let dir =
-            std::env::temp_dir().join(format!("evident-layout-changed-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        let path = dir.join("doc.md");
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("doc.md");
         std::fs::write(&path, "# A\n\nNew text.").expect("write");
         let outcome = markdown_layout(&path, "A\n\nOld text.").expect("readable");
         assert_eq!(outcome, Err(LayoutUnavailable::Changed));
-        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]

@@ -21,7 +21,7 @@ static HTML_TAG: LazyLock<Regex> =
 
 /// Extracts a Markdown document.
 pub fn extract(source: &str, fallback_title: &str) -> Extracted {
-    extract_with_styles(source, fallback_title).0
+    read(source, fallback_title, false).0
 }
 
 /// Extracts a Markdown document and, for each of its blocks, how it looks (list depth,
@@ -30,6 +30,12 @@ pub(crate) fn extract_with_styles(
     source: &str,
     fallback_title: &str,
 ) -> (Extracted, Vec<BlockStyle>) {
+    read(source, fallback_title, true)
+}
+
+/// The reader behind both: styles are recorded only when asked for, so imports do
+/// not build a layout nobody looks at.
+fn read(source: &str, fallback_title: &str, keep_styles: bool) -> (Extracted, Vec<BlockStyle>) {
     let source = TEMPLATE_TAG.replace_all(source, "");
     let source = HTML_COMMENT.replace_all(&source, "");
     let options = Options::ENABLE_TABLES
@@ -37,7 +43,10 @@ pub(crate) fn extract_with_styles(
         | Options::ENABLE_PLUSES_DELIMITED_METADATA_BLOCKS
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_TASKLISTS;
-    let mut b = Builder::default();
+    let mut b = Builder {
+        keep_styles,
+        ..Builder::default()
+    };
     for event in Parser::new_ext(&source, options) {
         b.event(event);
     }
@@ -79,7 +88,9 @@ struct Builder {
     row: Vec<String>,
     in_head: bool,
     list_depth: usize,
-    /// How each block in `blocks` looks, index for index.
+    /// Whether to record `styles`.
+    keep_styles: bool,
+    /// How each block in `blocks` looks, index for index (when `keep_styles`).
     styles: Vec<BlockStyle>,
     /// For each open list, whether it is numbered.
     lists: Vec<bool>,
@@ -288,7 +299,7 @@ impl Builder {
         self.current = text;
         self.marks.clear();
         self.row_cells = spans;
-        self.row_header = if headed {
+        self.row_header = if headed && self.keep_styles {
             self.table_head.clone()
         } else {
             Vec::new()
@@ -329,32 +340,34 @@ impl Builder {
         self.text.push_str(body);
         // Offsets in the untrimmed `current` → offsets in the document text.
         let place = |at: usize| start + at.saturating_sub(lead).min(body.len());
-        self.styles.push(BlockStyle {
-            kind: match kind {
-                BlockKind::Heading { level } => LayoutKind::Heading { level },
-                BlockKind::Paragraph => LayoutKind::Paragraph,
-                BlockKind::ListItem => LayoutKind::ListItem {
-                    depth: u8::try_from(self.lists.len().max(1)).unwrap_or(u8::MAX),
-                    ordered: self.lists.last().copied().unwrap_or(false),
+        if self.keep_styles {
+            self.styles.push(BlockStyle {
+                kind: match kind {
+                    BlockKind::Heading { level } => LayoutKind::Heading { level },
+                    BlockKind::Paragraph => LayoutKind::Paragraph,
+                    BlockKind::ListItem => LayoutKind::ListItem {
+                        depth: u8::try_from(self.lists.len().max(1)).unwrap_or(u8::MAX),
+                        ordered: self.lists.last().copied().unwrap_or(false),
+                    },
+                    BlockKind::TableRow => LayoutKind::TableRow { header },
+                    BlockKind::Code => LayoutKind::Code,
                 },
-                BlockKind::TableRow => LayoutKind::TableRow { header },
-                BlockKind::Code => LayoutKind::Code,
-            },
-            marks: marks
-                .into_iter()
-                .map(|m| ByteMark {
-                    start: place(m.start),
-                    end: place(m.end),
-                    ..m
-                })
-                .filter(|m| m.end > m.start)
-                .collect(),
-            cells: cells
-                .into_iter()
-                .map(|(column, s, e)| (column, place(s), place(e)))
-                .filter(|(_, s, e)| e > s)
-                .collect(),
-        });
+                marks: marks
+                    .into_iter()
+                    .map(|m| ByteMark {
+                        start: place(m.start),
+                        end: place(m.end),
+                        ..m
+                    })
+                    .filter(|m| m.end > m.start)
+                    .collect(),
+                cells: cells
+                    .into_iter()
+                    .map(|(column, s, e)| (column, place(s), place(e)))
+                    .filter(|(_, s, e)| e > s)
+                    .collect(),
+            });
+        }
         self.blocks.push(Block {
             start,
             end: self.text.len(),

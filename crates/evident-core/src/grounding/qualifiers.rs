@@ -9,6 +9,7 @@
 //! not) are the negation check's business, not this one's.
 
 use super::claims::Claim;
+use crate::text::normalize::is_cjk;
 use crate::text::segment::term_form;
 
 /// Chinese characters that, in front of a title, make it a different position.
@@ -33,17 +34,15 @@ fn chinese(claim: &Claim, passage: &str) -> Vec<(String, String)> {
         if chars.len() < 2 || !chars.iter().all(|c| is_cjk(*c)) {
             continue;
         }
-        let mut found = false;
         let mut bare = false;
         let mut qualified = None;
         for (at, _) in passage.match_indices(word.as_str()) {
-            found = true;
             match passage[..at].chars().next_back() {
                 Some(q) if QUALIFIERS_ZH.contains(&q) => qualified = Some(q),
                 _ => bare = true,
             }
         }
-        let Some(q) = qualified.filter(|_| found && !bare) else {
+        let Some(q) = qualified.filter(|_| !bare) else {
             continue;
         };
         let written = format!("{q}{word}");
@@ -98,10 +97,6 @@ fn words(text: &str) -> Vec<(String, String)> {
             term_form(&lower).map(|f| (lower, f))
         })
         .collect()
-}
-
-fn is_cjk(c: char) -> bool {
-    matches!(c, '\u{3400}'..='\u{4dbf}' | '\u{4e00}'..='\u{9fff}' | '\u{f900}'..='\u{faff}')
 }
 
 #[cfg(test)]

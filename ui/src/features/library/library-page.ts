@@ -3,7 +3,7 @@
 
 import { open } from "@tauri-apps/plugin-dialog";
 import type { DocumentRecord, FileReport, ImportSummary, Outcome } from "../../bindings";
-import { h, replace } from "../../dom";
+import { type Child, h, replace } from "../../dom";
 import { t } from "../../i18n";
 import { ipc } from "../../ipc";
 
@@ -106,42 +106,34 @@ export class LibraryPage {
   }
 
   async import(paths: string[]): Promise<void> {
-    if (this.busy || paths.length === 0) return;
-    this.busy = true;
-    replace(this.progress);
-    replace(this.summary, `${t("importing")}…`);
-    delete this.summary.dataset.done;
-    try {
-      const summary = await ipc.importPaths(paths);
-      replace(this.summary, summaryText(summary));
-      this.summary.dataset.done = "true";
-      await this.refresh();
-      this.onChanged();
-    } catch (e) {
-      replace(this.summary);
-      this.onError(e);
-    } finally {
-      this.busy = false;
-    }
+    if (paths.length === 0) return;
+    await this.run(t("importing"), async () => [summaryText(await ipc.importPaths(paths))]);
   }
 
   /// Rebuilds the index from every document's source file into a fresh database (the
   /// way out of a damaged one, which is kept aside), showing per-file progress.
   async rebuild(): Promise<boolean> {
+    return this.run(t("rebuilding"), async () => {
+      const r = await ipc.rebuildIndex();
+      return [
+        `${t("rebuilt")} ${summaryText(r.summary)}`,
+        r.broken_copy ? h("span", { class: "path" }, ` · ${t("brokenKept")} ${r.broken_copy}`) : null,
+        r.sources_recovered ? null : ` · ${t("sourcesLost")}`,
+      ];
+    });
+  }
+
+  /// Runs an import or a rebuild: one at a time, per-file progress from a clean list,
+  /// the summary `job` returns once it is done. False when it did not run or failed.
+  private async run(label: string, job: () => Promise<Child[]>): Promise<boolean> {
     if (this.busy) return false;
     this.busy = true;
     this.rebuildButton.disabled = true;
     replace(this.progress);
-    replace(this.summary, `${t("rebuilding")}…`);
+    replace(this.summary, `${label}…`);
     delete this.summary.dataset.done;
     try {
-      const r = await ipc.rebuildIndex();
-      replace(
-        this.summary,
-        `${t("rebuilt")} ${summaryText(r.summary)}`,
-        r.broken_copy ? h("span", { class: "path" }, ` · ${t("brokenKept")} ${r.broken_copy}`) : null,
-        r.sources_recovered ? null : ` · ${t("sourcesLost")}`,
-      );
+      replace(this.summary, ...(await job()));
       this.summary.dataset.done = "true";
       await this.refresh();
       this.onChanged();

@@ -12,6 +12,8 @@ pdfjs.GlobalWorkerOptions.workerSrc = workerUrl;
 export interface PdfView {
   element: HTMLElement;
   show(page: number, highlight: string | null): Promise<void>;
+  /// Frees the document in pdf.js's worker.
+  destroy(): void;
 }
 
 export async function openPdf(bytes: ArrayBuffer, pageCount: number, onPage: (n: number) => void): Promise<PdfView> {
@@ -38,6 +40,7 @@ export async function openPdf(bytes: ArrayBuffer, pageCount: number, onPage: (n:
       currentHighlight = highlight;
       await go(page);
     },
+    destroy: () => void doc.destroy(),
   };
   async function go(n: number): Promise<void> {
     const total = Math.max(1, Math.min(pageCount || doc.numPages, doc.numPages));

@@ -2,6 +2,7 @@
 // PDF page, or the Markdown/text document — highlighted and scrolled into view.
 
 import type { DocumentView, Highlight } from "../../bindings";
+import type { PdfView } from "./pdf-view";
 import { h, replace, scrollWithin } from "../../dom";
 import { pageLabel, t } from "../../i18n";
 import { ipc } from "../../ipc";
@@ -22,7 +23,12 @@ export class SourceViewer {
   readonly element: HTMLElement;
   private readonly header: HTMLElement;
   private readonly body: HTMLElement;
+  // Per document id: its text and layout, and its opened PDF (read and parsed once,
+  // not on every citation click). Ids are reused after a rebuild or a re-import, so
+  // both are forgotten whenever the library changes.
   private cache = new Map<number, DocumentView>();
+  private pdfs = new Map<number, PdfView>();
+  private pageText: HTMLElement = h("span", { class: "viewer-page" });
 
   constructor(private readonly onError: (e: unknown) => void) {
     this.header = h("header", { class: "viewer-header" });
@@ -37,6 +43,13 @@ export class SourceViewer {
 
   close(): void {
     this.element.hidden = true;
+  }
+
+  /// Drops everything cached about documents (call when the library changed).
+  forget(): void {
+    this.cache.clear();
+    for (const pdf of this.pdfs.values()) pdf.destroy();
+    this.pdfs.clear();
   }
 
   async open(target: Target): Promise<void> {
@@ -57,6 +70,7 @@ export class SourceViewer {
       this.element.dataset.doc = doc.path;
       this.element.dataset.page = String(page);
       const pageText = h("span", { class: "viewer-page" }, pageLabel(page, page));
+      this.pageText = pageText;
       replace(
         this.header,
         h("div", { class: "viewer-title" }, h("strong", {}, doc.title), target.heading ? h("span", {}, target.heading) : null, pageText),
@@ -66,12 +80,15 @@ export class SourceViewer {
         ),
       );
       if (doc.kind === "pdf") {
-        const { openPdf } = await import("./pdf-view");
-        const bytes = await ipc.pdfBytes(doc.id);
-        const pdf = await openPdf(bytes, doc.page_count, (n) => {
-          this.element.dataset.page = String(n);
-          pageText.textContent = pageLabel(n, n);
-        });
+        let pdf = this.pdfs.get(doc.id);
+        if (!pdf) {
+          const { openPdf } = await import("./pdf-view");
+          pdf = await openPdf(await ipc.pdfBytes(doc.id), doc.page_count, (n) => {
+            this.element.dataset.page = String(n);
+            this.pageText.textContent = pageLabel(n, n);
+          });
+          this.pdfs.set(doc.id, pdf);
+        }
         replace(this.body, pdf.element);
         await pdf.show(page, target.highlight.text);
       } else {
