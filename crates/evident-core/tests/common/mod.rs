@@ -34,8 +34,10 @@ pub fn eval_pdfs() -> Vec<PathBuf> {
 
 /// Text without any white space, NFKC-normalised: the comparison form for extraction.
 pub fn squeeze(s: &str) -> String {
-    use unicode_normalization::UnicodeNormalization;
-    s.nfkc().filter(|c| !c.is_whitespace()).collect()
+    evident_core::text::normalize::nfkc(s)
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect()
 }
 
 /// Number of places where two CJK ideographs are separated by white space only.
