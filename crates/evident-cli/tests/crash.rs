@@ -23,6 +23,16 @@ fn killed_imports_leave_a_consistent_database() {
         }
     };
     let db = dir.path().join("db.sqlite3");
+    // Kill times are spread over the length of a whole import, measured here, so that
+    // kills land mid-way however fast this machine (or this build) imports.
+    write_docs(0);
+    let started = Instant::now();
+    let probe = common::evident(
+        &dir.path().join("probe.sqlite3"),
+        &["import", &input.to_string_lossy()],
+    );
+    assert!(probe.status.success(), "a whole import runs");
+    let whole = started.elapsed();
     let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut kills = 0;
     for round in 0..24 {
@@ -39,7 +49,8 @@ fn killed_imports_leave_a_consistent_database() {
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
-        let delay = Duration::from_millis(10 + seed % 400);
+        // Between 15% of the way (the process has started) and 85%.
+        let delay = whole.mul_f64(0.15 + (seed % 1000) as f64 / 1000.0 * 0.7);
         let start = Instant::now();
         while start.elapsed() < delay {
             if child.try_wait().ok().flatten().is_some() {

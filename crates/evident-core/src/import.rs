@@ -15,10 +15,10 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::chunk::{CHUNKER_VERSION, Chunk, ChunkerConfig, chunk};
+use crate::chunk::{CHUNKER_VERSION, ChunkerConfig, chunk};
 use crate::extract::pdf::PdfReader;
-use crate::extract::{DocumentKind, Extracted, extract_textual};
-use crate::store::{NewDocument, Store, sha256_hex};
+use crate::extract::{DocumentKind, extract_textual};
+use crate::store::{NewDocument, SourceFile, Store, sha256_hex};
 use crate::{Error, Result};
 
 /// How to import.
@@ -163,16 +163,7 @@ pub struct Importer {
 
 enum Prepared {
     Done(Outcome),
-    Ready(Box<ReadyDocument>),
-}
-
-struct ReadyDocument {
-    kind: DocumentKind,
-    sha256: String,
-    size: u64,
-    mtime: Option<i64>,
-    extracted: Extracted,
-    chunks: Vec<Chunk>,
+    Ready(Box<NewDocument>),
 }
 
 struct Known {
@@ -307,14 +298,16 @@ impl Importer {
             .ok()
             .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
             .map(|d| d.as_secs() as i64);
-        Ok(Prepared::Ready(Box::new(ReadyDocument {
+        let source = SourceFile {
+            path: path.to_owned(),
             kind,
             sha256,
-            size: bytes.len() as u64,
+            size_bytes: bytes.len() as u64,
             mtime,
-            extracted,
-            chunks,
-        })))
+        };
+        Ok(Prepared::Ready(Box::new(NewDocument::new(
+            source, extracted, chunks,
+        )?)))
     }
 
     /// Writes a prepared document. `written` holds the content hashes written earlier in
@@ -331,30 +324,26 @@ impl Importer {
             Prepared::Done(outcome) => return outcome,
             Prepared::Ready(doc) => doc,
         };
-        if let Some(other) = written.get(&doc.sha256).filter(|p| p.as_path() != path) {
+        let sha256 = &doc.source().sha256;
+        if let Some(other) = written.get(sha256).filter(|p| p.as_path() != path) {
             return Outcome::Duplicate { of: other.clone() };
         }
-        let result = (|| -> Result<Outcome> {
-            let replaced = known.by_path.contains_key(path);
-            let doc_id = store.write_document(&NewDocument {
-                path,
-                kind: doc.kind,
-                sha256: &doc.sha256,
-                size_bytes: doc.size,
-                mtime: doc.mtime,
-                extracted: &doc.extracted,
-                chunks: &doc.chunks,
-            })?;
-            written.insert(doc.sha256.clone(), path.to_owned());
-            Ok(Outcome::Imported {
-                doc_id,
-                pages: doc.extracted.pages.len(),
-                chunks: doc.chunks.len(),
-                replaced,
-                warnings: doc.extracted.warnings.clone(),
-            })
-        })();
-        result.unwrap_or_else(|e| Outcome::Failed { reason: e.reason() })
+        let sha256 = sha256.clone();
+        let (pages, chunks) = (doc.extracted().pages.len(), doc.chunks().len());
+        let warnings = doc.extracted().warnings.clone();
+        match store.write_document(*doc) {
+            Ok(doc_id) => {
+                written.insert(sha256, path.to_owned());
+                Outcome::Imported {
+                    doc_id,
+                    pages,
+                    chunks,
+                    replaced: known.by_path.contains_key(path),
+                    warnings,
+                }
+            }
+            Err(e) => Outcome::Failed { reason: e.reason() },
+        }
     }
 }
 

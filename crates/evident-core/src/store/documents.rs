@@ -43,22 +43,90 @@ pub struct DocumentRecord {
     pub chunks: i64,
 }
 
-/// Everything needed to write one document.
-pub struct NewDocument<'a> {
+/// Where a document came from, as the `documents` table records it.
+pub struct SourceFile {
     /// Canonical source path.
-    pub path: &'a Path,
+    pub path: PathBuf,
     /// Format.
     pub kind: DocumentKind,
     /// SHA-256 of the bytes, hex.
-    pub sha256: &'a str,
+    pub sha256: String,
     /// Size in bytes.
     pub size_bytes: u64,
     /// Modification time (Unix seconds).
     pub mtime: Option<i64>,
-    /// Extracted text, pages and title (pages must tile the text).
-    pub extracted: &'a Extracted,
-    /// The chunks of `extracted`.
-    pub chunks: &'a [Chunk],
+}
+
+/// A document ready to be written: its text, its chunks, and every column value that
+/// can be worked out without the database (char offsets, hashes, JSON).
+///
+/// Importers build these on their worker threads, so the one thread that writes to
+/// SQLite only binds values and inserts.
+pub struct NewDocument {
+    source: SourceFile,
+    extracted: Extracted,
+    chunks: Vec<Chunk>,
+    warnings_json: String,
+    /// Char offsets of each page's start and end.
+    page_chars: Vec<(i64, i64)>,
+    /// Per chunk: char offsets, SHA-256 of the text, heading path as JSON.
+    chunk_columns: Vec<ChunkColumns>,
+}
+
+struct ChunkColumns {
+    char_start: i64,
+    char_end: i64,
+    sha256: String,
+    heading_json: String,
+}
+
+impl NewDocument {
+    /// Prepares `extracted` (whose pages must tile its text) and its chunks for writing.
+    pub fn new(source: SourceFile, extracted: Extracted, chunks: Vec<Chunk>) -> Result<Self> {
+        let ex = &extracted;
+        let mut offsets: Vec<usize> = ex.pages.iter().flat_map(|p| [p.start, p.end]).collect();
+        offsets.extend(chunks.iter().flat_map(|c| [c.start, c.end]));
+        let chars: Vec<i64> = char_offsets(&ex.text, &offsets)
+            .into_iter()
+            .map(|c| c as i64)
+            .collect();
+        let (page_chars, chunk_chars) = chars.split_at(ex.pages.len() * 2);
+        let chunk_columns = chunks
+            .iter()
+            .zip(chunk_chars.chunks_exact(2))
+            .map(|(chunk, chars)| {
+                Ok(ChunkColumns {
+                    char_start: chars[0],
+                    char_end: chars[1],
+                    sha256: sha256_hex(&ex.text.as_bytes()[chunk.start..chunk.end]),
+                    heading_json: serde_json::to_string(&chunk.heading_path)?,
+                })
+            })
+            .collect::<Result<_>>()?;
+        Ok(Self {
+            warnings_json: serde_json::to_string(&ex.warnings)?,
+            page_chars: page_chars.chunks_exact(2).map(|p| (p[0], p[1])).collect(),
+            chunk_columns,
+            source,
+            extracted,
+            chunks,
+        })
+    }
+
+    /// The source file.
+    pub fn source(&self) -> &SourceFile {
+        &self.source
+    }
+
+    /// The extracted text and pages.
+    pub fn extracted(&self) -> &Extracted {
+        &self.extracted
+    }
+
+    /// The chunks.
+    pub fn chunks(&self) -> &[Chunk] {
+        &self.chunks
+    }
 }
 
 const COLUMNS: &str =
@@ -94,8 +162,7 @@ pub(super) fn now() -> i64 {
 
 /// Hex SHA-256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    digest.iter().map(|b| format!("{b:02x}")).collect()
+    format!("{:x}", Sha256::digest(bytes))
 }
 
 impl Store {
@@ -164,7 +231,7 @@ impl Store {
     /// Outside a batch this is one transaction; inside one ([`Store::begin_batch`]) it is
     /// one savepoint, so a failure undoes this document alone and a crash before the
     /// batch commits leaves none of the batch's documents behind, never part of one.
-    pub fn write_document(&mut self, doc: &NewDocument<'_>) -> Result<i64> {
+    pub fn write_document(&mut self, doc: NewDocument) -> Result<i64> {
         if self.conn.is_autocommit() {
             let tx = self
                 .conn
@@ -175,32 +242,50 @@ impl Store {
             tx.commit()?;
             Ok(id)
         } else {
-            let before = self.pending_index.len();
+            let pending = &mut self.pending_index;
+            let (before, before_bytes) = (pending.rows.len(), pending.bytes);
             let sp = self.conn.savepoint()?;
-            match insert_document(&sp, doc, &mut self.pending_index) {
-                Ok(id) => {
-                    sp.commit()?;
-                    Ok(id)
-                }
+            let id = match insert_document(&sp, doc, &mut pending.rows) {
+                Ok(id) => id,
                 Err(e) => {
-                    self.pending_index.truncate(before);
-                    Err(e)
+                    pending.rows.truncate(before);
+                    return Err(e);
                 }
+            };
+            sp.commit()?;
+            pending.bytes = before_bytes
+                + pending.rows[before..]
+                    .iter()
+                    .map(|r| r.heading.len() + r.body.len())
+                    .sum::<usize>();
+            if pending.bytes >= INDEX_GROUP_BYTES {
+                self.insert_pending_index();
             }
+            Ok(id)
+        }
+    }
+
+    /// Inserts the batch's gathered full-text rows (see [`PendingIndex`]). A failure
+    /// may leave part of them inserted, so it is kept for [`Store::commit_batch`],
+    /// which then refuses to commit.
+    fn insert_pending_index(&mut self) {
+        let rows = std::mem::take(&mut self.pending_index.rows);
+        self.pending_index.bytes = 0;
+        if self.pending_index.failed.is_none()
+            && let Err(e) = insert_index_rows(&self.conn, &rows)
+        {
+            self.pending_index.failed = Some(e);
         }
     }
 
     /// Starts a batch: the writes until [`Store::commit_batch`] share one transaction,
     /// which saves a commit per document on imports of many small files.
     ///
-    /// The batch's full-text rows are inserted together just before the commit. FTS5
-    /// writes its pending terms to disk at the end of every savepoint it took part in,
-    /// so indexing each document inside its own savepoint cost one small index segment
-    /// (and the merges they cause) per document: a third of the writer's time on
-    /// folders of small files. The commit is still all-or-nothing for every document.
+    /// The batch's full-text rows are inserted in groups (see [`PendingIndex`]); the
+    /// commit is still all-or-nothing for every document.
     pub fn begin_batch(&mut self) -> Result<()> {
         if self.conn.is_autocommit() {
-            self.pending_index.clear();
+            self.pending_index = PendingIndex::default();
             self.conn.execute_batch("BEGIN IMMEDIATE")?;
         }
         Ok(())
@@ -209,8 +294,10 @@ impl Store {
     /// Commits the current batch, if any.
     pub fn commit_batch(&mut self) -> Result<()> {
         if !self.conn.is_autocommit() {
-            let rows = std::mem::take(&mut self.pending_index);
-            insert_index_rows(&self.conn, &rows)?;
+            self.insert_pending_index();
+            if let Some(e) = self.pending_index.failed.take() {
+                return Err(e);
+            }
             self.conn.execute_batch("COMMIT")?;
         }
         Ok(())
@@ -218,13 +305,35 @@ impl Store {
 
     /// Abandons the current batch, if any, undoing all its writes.
     pub fn rollback_batch(&mut self) -> Result<()> {
-        self.pending_index.clear();
+        self.pending_index = PendingIndex::default();
         if !self.conn.is_autocommit() {
             self.conn.execute_batch("ROLLBACK")?;
         }
         Ok(())
     }
 }
+
+/// Full-text rows of the open batch that are not in the index yet.
+///
+/// Every document of a batch is written in its own savepoint, and FTS5 writes the terms
+/// it holds in memory out to disk whenever a savepoint opens: indexing each document
+/// inside its savepoint made one tiny index segment per document (and the merges they
+/// cause), a third of the writer's time on folders of small files. So the rows are
+/// gathered and inserted outside any savepoint, a group at a time once about
+/// [`INDEX_GROUP_BYTES`] of tokens have gathered: each group becomes one segment, the
+/// work is spread over the batch while other threads read files, and only the last
+/// group is left for the commit.
+#[derive(Default)]
+pub(super) struct PendingIndex {
+    rows: Vec<IndexRow>,
+    /// Bytes of token text in `rows`.
+    bytes: usize,
+    /// A group that failed to insert, perhaps part-way: the batch can only roll back.
+    failed: Option<Error>,
+}
+
+/// Token text gathered before a group of full-text rows is inserted.
+const INDEX_GROUP_BYTES: usize = 1 << 20;
 
 /// One row of the full-text index: a chunk id and its segmented heading and body.
 pub(super) struct IndexRow {
@@ -247,80 +356,79 @@ fn insert_index_rows(conn: &rusqlite::Connection, rows: &[IndexRow]) -> Result<(
 /// The document's full-text rows are appended to `index` for the caller to insert.
 fn insert_document(
     tx: &rusqlite::Connection,
-    doc: &NewDocument<'_>,
+    doc: NewDocument,
     index: &mut Vec<IndexRow>,
 ) -> Result<i64> {
-    let ex = doc.extracted;
-    let mut offsets: Vec<usize> = ex.pages.iter().flat_map(|p| [p.start, p.end]).collect();
-    offsets.extend(doc.chunks.iter().flat_map(|c| [c.start, c.end]));
-    let chars = char_offsets(&ex.text, &offsets);
-    let (page_chars, chunk_chars) = chars.split_at(ex.pages.len() * 2);
-    let warnings = serde_json::to_string(&ex.warnings)?;
+    let NewDocument {
+        source,
+        extracted: ex,
+        chunks,
+        warnings_json,
+        page_chars,
+        chunk_columns,
+    } = doc;
     let status = if ex.warnings.is_empty() {
         "indexed"
     } else {
         "indexed_with_warnings"
     };
-
+    let path = source.path.to_string_lossy();
     tx.prepare_cached("DELETE FROM documents WHERE path = ?1")?
-        .execute([doc.path.to_string_lossy()])?;
+        .execute([&path])?;
     tx.prepare_cached(
         "INSERT INTO documents (path, kind, title, sha256, size_bytes, mtime, page_count,
              imported_at, status, warnings, chunker_version)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )?
     .execute(params![
-        doc.path.to_string_lossy(),
-        doc.kind.as_str(),
+        path,
+        source.kind.as_str(),
         ex.title,
-        doc.sha256,
-        doc.size_bytes as i64,
-        doc.mtime,
+        source.sha256,
+        source.size_bytes as i64,
+        source.mtime,
         ex.pages.len() as i64,
         now(),
         status,
-        warnings,
+        warnings_json,
         CHUNKER_VERSION,
     ])?;
     let doc_id = tx.last_insert_rowid();
-    {
-        let mut page_stmt = tx.prepare_cached(
-            "INSERT INTO pages (doc_id, page_no, char_start, char_end, text) VALUES (?1, ?2, ?3, ?4, ?5)",
-        )?;
-        for (i, page) in ex.pages.iter().enumerate() {
-            page_stmt.execute(params![
-                doc_id,
-                page.number,
-                page_chars[2 * i] as i64,
-                page_chars[2 * i + 1] as i64,
-                &ex.text[page.start..page.end],
-            ])?;
-        }
-        let mut chunk_stmt = tx.prepare_cached(
-            "INSERT INTO chunks (doc_id, ordinal, heading_path, page_start, page_end, char_start,
-                 char_end, token_count, sha256, text)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-        )?;
-        for (i, chunk) in doc.chunks.iter().enumerate() {
-            let text = &ex.text[chunk.start..chunk.end];
-            chunk_stmt.execute(params![
-                doc_id,
-                chunk.ordinal as i64,
-                serde_json::to_string(&chunk.heading_path)?,
-                chunk.page_start,
-                chunk.page_end,
-                chunk_chars[2 * i] as i64,
-                chunk_chars[2 * i + 1] as i64,
-                chunk.token_count as i64,
-                sha256_hex(text.as_bytes()),
-                text,
-            ])?;
-            index.push(IndexRow {
-                chunk_id: tx.last_insert_rowid(),
-                heading: chunk.heading_index_text.clone(),
-                body: chunk.index_text.clone(),
-            });
-        }
+    let mut page_stmt = tx.prepare_cached(
+        "INSERT INTO pages (doc_id, page_no, char_start, char_end, text) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    for (page, (start, end)) in ex.pages.iter().zip(page_chars) {
+        page_stmt.execute(params![
+            doc_id,
+            page.number,
+            start,
+            end,
+            &ex.text[page.start..page.end],
+        ])?;
+    }
+    let mut chunk_stmt = tx.prepare_cached(
+        "INSERT INTO chunks (doc_id, ordinal, heading_path, page_start, page_end, char_start,
+             char_end, token_count, sha256, text)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    )?;
+    for (chunk, columns) in chunks.into_iter().zip(chunk_columns) {
+        chunk_stmt.execute(params![
+            doc_id,
+            chunk.ordinal as i64,
+            columns.heading_json,
+            chunk.page_start,
+            chunk.page_end,
+            columns.char_start,
+            columns.char_end,
+            chunk.token_count as i64,
+            columns.sha256,
+            &ex.text[chunk.start..chunk.end],
+        ])?;
+        index.push(IndexRow {
+            chunk_id: tx.last_insert_rowid(),
+            heading: chunk.heading_index_text,
+            body: chunk.index_text,
+        });
     }
     Ok(doc_id)
 }

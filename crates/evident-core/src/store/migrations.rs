@@ -82,6 +82,14 @@ pub const MIGRATIONS: &[&str] = &[
     ) STRICT;
     CREATE INDEX history_asked_at ON history(asked_at);
     "#,
+    // 3: the full-text index buffers up to 4 MB of new terms in memory (FTS5's default is
+    // 1 MB) before it writes them out as a segment, so a group of rows inserted together
+    // on import (see `PendingIndex`) becomes one segment instead of several that must be
+    // merged again. Inserting the index rows of 1,911 small files in transactions of
+    // 2,000 chunks took 475M instructions instead of 782M (callgrind).
+    r#"
+    INSERT INTO chunk_index(chunk_index, rank) VALUES ('hashsize', 4194304);
+    "#,
 ];
 
 /// The newest schema version this build understands.

@@ -23,7 +23,7 @@ use std::time::Duration;
 use rusqlite::{Connection, ErrorCode, OptionalExtension, params};
 
 pub use chunks::{ChunkRecord, PageRecord};
-pub use documents::{DocumentRecord, NewDocument, sha256_hex};
+pub use documents::{DocumentRecord, NewDocument, SourceFile, sha256_hex};
 pub use history::HistoryEntry;
 pub use retrieval::StoredPassage;
 
@@ -36,9 +36,8 @@ pub struct Store {
     conn: Connection,
     path: PathBuf,
     notices: Vec<String>,
-    /// Full-text rows of the open batch, inserted just before it commits (see
-    /// [`Store::begin_batch`]).
-    pending_index: Vec<documents::IndexRow>,
+    /// Full-text rows of the open batch not yet in the index.
+    pending_index: documents::PendingIndex,
 }
 
 /// Counts and versions of a database, for `evident stats`.
@@ -98,7 +97,7 @@ impl Store {
             conn,
             path: path.to_owned(),
             notices: Vec::new(),
-            pending_index: Vec::new(),
+            pending_index: Default::default(),
         };
         store.migrate()?;
         store.check_versions()?;
