@@ -159,6 +159,10 @@ pub enum Command {
     BenchImport {
         /// Files or folders (default: ../shared/eval/corpus and the CMRC 2018 passages).
         paths: Vec<PathBuf>,
+        /// Timed imports per kind of file, each into a fresh database; the median is
+        /// reported (a single import of a few MB takes a fraction of a second and varies).
+        #[arg(long, default_value_t = 5, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+        runs: u32,
         /// Machine-readable output.
         #[arg(long)]
         json: bool,

@@ -1,8 +1,10 @@
 //! `evident bench-import`: throughput of the whole import path into fresh databases.
 //!
-//! PDFs and Markdown/text files are imported in two separate runs, each into its own
-//! fresh database and timed on the wall clock, so each kind's throughput is measured
-//! rather than estimated from interleaved progress reports.
+//! PDFs and Markdown/text files are imported separately, each into its own fresh
+//! database and timed on the wall clock, so each kind's throughput is measured rather
+//! than estimated from interleaved progress reports. Each kind is imported several times
+//! and the median run is reported with the fastest and slowest: an import of a few MB
+//! takes a fraction of a second, and one run on a shared machine varies by a fifth.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -20,7 +22,10 @@ struct Run {
     bytes: u64,
     pages: usize,
     chunks: usize,
+    /// The median run.
     seconds: f64,
+    /// Every run, fastest first.
+    seconds_all: Vec<f64>,
     documents_per_s: f64,
     pages_per_s: f64,
     mb_per_s: f64,
@@ -57,20 +62,42 @@ fn peak_rss_mb() -> f64 {
         .map_or(0.0, |kb| kb / 1024.0)
 }
 
-fn timed_import(
+/// Imports `files` `runs` times, each into a fresh database, and reports the median.
+fn timed_imports(
     files: &[PathBuf],
     options: &ImportOptions,
     dir: &Path,
     name: &str,
+    runs: usize,
 ) -> anyhow::Result<Run> {
+    let mut seconds = Vec::with_capacity(runs);
+    let mut run = Run::default();
+    for i in 0..runs {
+        run = timed_import(files, options, &dir.join(format!("{name}-{i}.sqlite3")))?;
+        seconds.push(run.seconds);
+    }
+    seconds.sort_by(f64::total_cmp);
+    run.seconds = seconds.get(seconds.len() / 2).copied().unwrap_or(0.0);
+    run.seconds_all = seconds;
+    run.documents_per_s = run.files as f64 / run.seconds;
+    run.pages_per_s = run.pages as f64 / run.seconds;
+    run.mb_per_s = run.bytes as f64 / 1e6 / run.seconds;
+    Ok(run)
+}
+
+fn timed_import(files: &[PathBuf], options: &ImportOptions, db: &Path) -> anyhow::Result<Run> {
     let mut run = Run::default();
     if files.is_empty() {
         return Ok(run);
     }
-    let mut store = Store::open(&dir.join(format!("{name}.sqlite3")))?;
+    let mut store = Store::open(db)?;
     let started = Instant::now();
     let summary = Importer::new(options.clone()).run(&mut store, files, &mut |_| {})?;
     run.seconds = started.elapsed().as_secs_f64();
+    drop(store);
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
     for f in &summary.files {
         match &f.outcome {
             Outcome::Imported { pages, chunks, .. } => {
@@ -86,13 +113,15 @@ fn timed_import(
             _ => {}
         }
     }
-    run.documents_per_s = run.files as f64 / run.seconds;
-    run.pages_per_s = run.pages as f64 / run.seconds;
-    run.mb_per_s = run.bytes as f64 / 1e6 / run.seconds;
     Ok(run)
 }
 
-pub fn run(paths: &[PathBuf], options: &ImportOptions, json: bool) -> anyhow::Result<()> {
+pub fn run(
+    paths: &[PathBuf],
+    options: &ImportOptions,
+    runs: usize,
+    json: bool,
+) -> anyhow::Result<()> {
     let paths = if paths.is_empty() {
         default_paths()
     } else {
@@ -119,8 +148,8 @@ pub fn run(paths: &[PathBuf], options: &ImportOptions, json: bool) -> anyhow::Re
     evident_core::text::segment::warm_up();
     let result = (|| -> anyhow::Result<Report> {
         Ok(Report {
-            pdf: timed_import(&pdfs, options, &dir, "pdf")?,
-            text: timed_import(&texts, options, &dir, "text")?,
+            pdf: timed_imports(&pdfs, options, &dir, "pdf", runs)?,
+            text: timed_imports(&texts, options, &dir, "text", runs)?,
             peak_rss_mb: peak_rss_mb(),
         })
     })();
@@ -137,13 +166,16 @@ pub fn run(paths: &[PathBuf], options: &ImportOptions, json: bool) -> anyhow::Re
     for (label, r) in [("PDF", &report.pdf), ("MD/TXT", &report.text)] {
         writeln!(
             std::io::stdout(),
-            "{label:<7} {} documents ({} failed), {} pages, {} chunks, {:.1} MB in {:.2} s: {:.0} documents/s, {:.1} pages/s, {:.2} MB/s",
+            "{label:<7} {} documents ({} failed), {} pages, {} chunks, {:.1} MB in {:.2} s (median of {}, {:.2}-{:.2} s): {:.0} documents/s, {:.1} pages/s, {:.2} MB/s",
             r.files,
             r.failed,
             r.pages,
             r.chunks,
             r.bytes as f64 / 1e6,
             r.seconds,
+            r.seconds_all.len(),
+            r.seconds_all.first().copied().unwrap_or(0.0),
+            r.seconds_all.last().copied().unwrap_or(0.0),
             r.documents_per_s,
             r.pages_per_s,
             r.mb_per_s

@@ -207,11 +207,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::BenchImport {
             paths,
+            runs,
             json,
             import,
         } => {
             let options = import_options(&import)?;
-            bench::run(&paths, &options, json)?;
+            bench::run(&paths, &options, runs as usize, json)?;
             Ok(ExitCode::SUCCESS)
         }
     }
