@@ -245,14 +245,16 @@ impl Store {
             let pending = &mut self.pending_index;
             let (before, before_bytes) = (pending.rows.len(), pending.bytes);
             let sp = self.conn.savepoint()?;
-            let id = match insert_document(&sp, doc, &mut pending.rows) {
+            let written = insert_document(&sp, doc, &mut pending.rows)
+                .and_then(|id| Ok(sp.commit().map(|()| id)?));
+            let id = match written {
                 Ok(id) => id,
                 Err(e) => {
+                    // The savepoint rolled back: its index rows must not be inserted.
                     pending.rows.truncate(before);
                     return Err(e);
                 }
             };
-            sp.commit()?;
             pending.bytes = before_bytes
                 + pending.rows[before..]
                     .iter()
