@@ -245,8 +245,10 @@ impl Store {
             let pending = &mut self.pending_index;
             let (before, before_bytes) = (pending.rows.len(), pending.bytes);
             let sp = self.conn.savepoint()?;
-            let written = insert_document(&sp, doc, &mut pending.rows)
-                .and_then(|id| Ok(sp.commit().map(|()| id)?));
+            let written = insert_document(&sp, doc, &mut pending.rows).and_then(|id| {
+                sp.commit()?;
+                Ok(id)
+            });
             let id = match written {
                 Ok(id) => id,
                 Err(e) => {
