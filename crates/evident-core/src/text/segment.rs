@@ -13,11 +13,11 @@
 //! Changing anything here changes the index: bump [`TOKENIZER_VERSION`] so existing
 //! databases are detected and re-indexed instead of silently mixing two tokenisations.
 
-use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
+use bit_set::BitSet;
 use jieba_rs::Jieba;
 use rust_stemmers::{Algorithm, Stemmer};
 
@@ -78,7 +78,7 @@ pub fn query_terms(text: &str) -> Vec<String> {
     JIEBA
         .cut(&prepared, false)
         .into_iter()
-        .filter_map(|t| index_form(t.word).map(Cow::into_owned))
+        .filter_map(|t| index_form(t.word))
         .collect()
 }
 
@@ -89,7 +89,7 @@ pub fn passage_tokens(text: &str) -> Vec<String> {
     JIEBA
         .cut_for_search(&prepared, false)
         .into_iter()
-        .filter_map(|t| index_form(t.word).map(Cow::into_owned))
+        .filter_map(|t| index_form(t.word))
         .collect()
 }
 
@@ -105,7 +105,7 @@ fn prepare(text: &str) -> String {
 /// already Simplified Chinese or English, and the conversion looks up every Chinese
 /// character in three hash maps (a twentieth of the time spent reading files).
 fn to_simplified(text: String) -> String {
-    if text.chars().any(|c| MAY_CONVERT.contains(c)) {
+    if text.chars().any(|c| MAY_CONVERT.contains(c as usize)) {
         fast2s::convert(&text)
     } else {
         text
@@ -118,41 +118,18 @@ const CONVERTED_IN_CONTEXT: [char; 7] = ['藉', '著', '苧', '闔', '鍾', '讎
 
 /// Every character fast2s may change: those it converts on their own, and those it
 /// converts in context. fast2s only ever looks at characters of three UTF-8 bytes.
-static MAY_CONVERT: LazyLock<CharSet> = LazyLock::new(|| {
-    let mut set = CharSet::default();
+static MAY_CONVERT: LazyLock<BitSet> = LazyLock::new(|| {
+    let mut set = BitSet::with_capacity(0x10000);
     let mut one = String::new();
     for c in ('\u{800}'..='\u{FFFF}').chain(CONVERTED_IN_CONTEXT) {
         one.clear();
         one.push(c);
         if CONVERTED_IN_CONTEXT.contains(&c) || fast2s::convert(&one) != one {
-            set.insert(c);
+            set.insert(c as usize);
         }
     }
     set
 });
-
-/// A set of characters of the Basic Multilingual Plane, one bit each.
-struct CharSet(Box<[u64]>);
-
-impl Default for CharSet {
-    fn default() -> Self {
-        Self(vec![0; 0x10000 / 64].into_boxed_slice())
-    }
-}
-
-impl CharSet {
-    fn insert(&mut self, c: char) {
-        if let Some(word) = self.0.get_mut(c as usize / 64) {
-            *word |= 1 << (c as usize % 64);
-        }
-    }
-
-    fn contains(&self, c: char) -> bool {
-        self.0
-            .get(c as usize / 64)
-            .is_some_and(|word| word & (1 << (c as usize % 64)) != 0)
-    }
-}
 
 /// `str::to_lowercase`, but CJK characters, which have no case, are copied without a
 /// lookup in the Unicode case tables (that lookup was a third of this function's time
@@ -179,21 +156,14 @@ fn lowercase(text: &str) -> String {
 /// character in this range has a lower-case form.
 const CASELESS_CJK: std::ops::RangeInclusive<char> = '\u{3000}'..='\u{9FFF}';
 
-/// A jieba word as the index stores it: trimmed, stemmed when it is an English word,
-/// `None` when it holds no letter or digit (punctuation, spaces).
-fn index_form(word: &str) -> Option<Cow<'_, str>> {
-    let word = word.trim();
-    if !has_alphanumeric(word) {
-        return None;
-    }
-    if is_english_word(word) {
-        return Some(STEMMER.stem(word));
-    }
-    Some(Cow::Borrowed(word))
+/// A jieba word as the index stores it (see [`with_index_form`]).
+fn index_form(word: &str) -> Option<String> {
+    with_index_form(word, str::to_owned)
 }
 
-/// Calls `f` with the index form of `word` (see [`index_form`]) without allocating;
-/// English stems come from this thread's cache.
+/// Calls `f` with `word` as the index stores it: trimmed, stemmed when it is an English
+/// word (from this thread's cache of stems), or returns `None` when it holds no letter
+/// or digit (punctuation, spaces).
 fn with_index_form<R>(word: &str, f: impl FnOnce(&str) -> R) -> Option<R> {
     let word = word.trim();
     if !has_alphanumeric(word) {
@@ -230,7 +200,7 @@ fn has_alphanumeric(word: &str) -> bool {
 
 /// One word in index form (lower-cased, stemmed if English); `None` for punctuation.
 pub fn term_form(word: &str) -> Option<String> {
-    index_form(&word.to_lowercase()).map(Cow::into_owned)
+    index_form(&word.to_lowercase())
 }
 
 /// Number of index tokens in `text` (see [`index_tokens`]).
@@ -330,7 +300,7 @@ mod tests {
                 "{text}"
             );
         }
-        assert!(MAY_CONVERT.contains('員') && !MAY_CONVERT.contains('员'));
+        assert!(MAY_CONVERT.contains('員' as usize) && !MAY_CONVERT.contains('员' as usize));
     }
 
     #[test]
