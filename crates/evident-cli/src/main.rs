@@ -23,6 +23,12 @@ use evident_core::store::Store;
 
 use args::{Cli, Command, ImportArgs};
 
+/// mimalloc instead of glibc's allocator: importing makes millions of short-lived
+/// strings (sentences, tokens, rows) on three threads at once, and allocation was a
+/// tenth of import time; with mimalloc Markdown/TXT import ran 5–20% faster.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     // A child started to read one PDF in isolation never reaches the CLI proper.
     evident_core::extract::pdf::run_worker_if_requested();
