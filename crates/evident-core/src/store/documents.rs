@@ -243,7 +243,7 @@ impl Store {
             Ok(id)
         } else {
             let pending = &mut self.pending_index;
-            let (before, before_bytes) = (pending.rows.len(), pending.bytes);
+            let before = pending.rows.len();
             let sp = self.conn.savepoint()?;
             let written = insert_document(&sp, doc, &mut pending.rows).and_then(|id| {
                 sp.commit()?;
@@ -257,11 +257,10 @@ impl Store {
                     return Err(e);
                 }
             };
-            pending.bytes = before_bytes
-                + pending.rows[before..]
-                    .iter()
-                    .map(|r| r.heading.len() + r.body.len())
-                    .sum::<usize>();
+            pending.bytes += pending.rows[before..]
+                .iter()
+                .map(|r| r.heading.len() + r.body.len())
+                .sum::<usize>();
             if pending.bytes >= INDEX_GROUP_BYTES {
                 self.insert_pending_index();
             }

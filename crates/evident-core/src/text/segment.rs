@@ -117,11 +117,12 @@ fn to_simplified(text: String) -> String {
 const CONVERTED_IN_CONTEXT: [char; 7] = ['藉', '著', '苧', '闔', '鍾', '讎', '畫'];
 
 /// Every character fast2s may change: those it converts on their own, and those it
-/// converts in context. fast2s only ever looks at characters of three UTF-8 bytes.
+/// converts in context. fast2s only ever looks at characters of three UTF-8 bytes, which
+/// include the context ones.
 static MAY_CONVERT: LazyLock<BitSet> = LazyLock::new(|| {
     let mut set = BitSet::with_capacity(0x10000);
     let mut one = String::new();
-    for c in ('\u{800}'..='\u{FFFF}').chain(CONVERTED_IN_CONTEXT) {
+    for c in '\u{800}'..='\u{FFFF}' {
         one.clear();
         one.push(c);
         if CONVERTED_IN_CONTEXT.contains(&c) || fast2s::convert(&one) != one {
