@@ -75,6 +75,9 @@ pub enum Error {
         /// Why the sources are unknown.
         reason: String,
     },
+    /// The model server (embeddings) failed; the message says what the user can do.
+    #[error("{0}")]
+    Server(#[from] crate::model::ServerError),
     /// An internal SQLite failure.
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
@@ -114,6 +117,7 @@ impl Error {
             Self::DatabaseCorrupt { .. } => "database_corrupt",
             Self::DatabaseTooNew { .. } => "database_too_new",
             Self::RebuildImpossible { .. } => "rebuild_impossible",
+            Self::Server(_) => "model_server",
             Self::Sqlite(_) | Self::Json(_) | Self::Thread(_) => "internal",
         }
     }

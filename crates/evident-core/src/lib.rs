@@ -35,9 +35,13 @@ pub mod error;
 pub mod extract;
 pub mod grounding;
 pub mod import;
+pub mod model;
 pub mod paths;
 pub mod search;
+pub mod settings;
 pub mod store;
+#[cfg(feature = "testing")]
+pub mod testing;
 pub mod text;
 
 pub use error::{Error, Result};

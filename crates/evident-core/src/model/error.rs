@@ -1,0 +1,101 @@
+//! How a model server failed, classified once so that every face (CLI, app, logs) can
+//! say what the user can do about it.
+
+/// What went wrong with the model server, by what the user can do about it.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ServerErrorKind {
+    /// Nothing answers at the address (not started, wrong port or host).
+    Unreachable,
+    /// The server took longer than the time allowed.
+    TimedOut,
+    /// The server refused the API key (401/403).
+    KeyRejected,
+    /// The server does not have the model (not in `/v1/models`, or 404 for it).
+    ModelMissing,
+    /// The server rejected the request (other 4xx), e.g. an input too long.
+    Rejected,
+    /// The server failed (5xx) or is overloaded (429).
+    ServerFailed,
+    /// The reply was not what the API promises (wrong count, width, NaN, zero vectors,
+    /// not JSON).
+    BadReply,
+    /// The settings cannot work (an empty model name, a URL that is not http).
+    BadSettings,
+}
+
+/// A model-server failure: its kind, the HTTP status if there was one, and what the
+/// server or the client said.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{}", self.describe())]
+pub struct ServerError {
+    /// What went wrong.
+    pub kind: ServerErrorKind,
+    /// The HTTP status, when the server answered.
+    pub status: Option<u16>,
+    /// The server's or the client's own words (never the API key).
+    pub detail: String,
+    /// The server's base URL.
+    pub url: String,
+}
+
+impl ServerError {
+    /// A failure of `kind` at `url`.
+    pub fn new(kind: ServerErrorKind, url: &str, detail: impl Into<String>) -> Self {
+        Self {
+            kind,
+            status: None,
+            detail: detail.into(),
+            url: url.to_owned(),
+        }
+    }
+
+    /// The same failure with the HTTP status that came with it.
+    pub fn with_status(mut self, status: u16) -> Self {
+        self.status = Some(status);
+        self
+    }
+
+    /// Whether trying again may help: transport failures and "busy" statuses.
+    pub fn is_transient(&self) -> bool {
+        match self.kind {
+            ServerErrorKind::Unreachable | ServerErrorKind::TimedOut => true,
+            ServerErrorKind::ServerFailed => {
+                matches!(self.status, Some(429 | 502 | 503 | 504))
+            }
+            _ => false,
+        }
+    }
+
+    fn describe(&self) -> String {
+        let url = &self.url;
+        let what = match self.kind {
+            ServerErrorKind::Unreachable => format!(
+                "no model server answers at {url}; start it (e.g. `ollama serve`) or check the address"
+            ),
+            ServerErrorKind::TimedOut => {
+                format!("the model server at {url} did not answer in time")
+            }
+            ServerErrorKind::KeyRejected => {
+                format!("the model server at {url} rejected the API key; check it in the settings")
+            }
+            ServerErrorKind::ModelMissing => format!(
+                "the model server at {url} does not have this model; pull it (e.g. `ollama pull NAME`) or pick one it lists"
+            ),
+            ServerErrorKind::Rejected => format!("the model server at {url} rejected the request"),
+            ServerErrorKind::ServerFailed => format!("the model server at {url} failed"),
+            ServerErrorKind::BadReply => {
+                format!("the model server at {url} sent a reply Evident cannot use")
+            }
+            ServerErrorKind::BadSettings => "the model server settings cannot work".to_owned(),
+        };
+        let status = self.status.map(|s| format!("HTTP {s}")).unwrap_or_default();
+        match (status.is_empty(), self.detail.is_empty()) {
+            (true, true) => what,
+            (true, false) => format!("{what} ({})", self.detail),
+            (false, true) => format!("{what} ({status})"),
+            (false, false) => format!("{what} ({status}: {})", self.detail),
+        }
+    }
+}

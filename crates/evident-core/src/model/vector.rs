@@ -1,0 +1,139 @@
+//! Vectors as Evident keeps them: checked, scaled to unit length, and stored as
+//! little-endian `f32` blobs, so a cosine is a plain dot product.
+
+/// Dot product of two equally long vectors (the cosine of two unit vectors).
+pub fn dot(a: &[f32], b: &[f32]) -> f32 {
+    // Four accumulators let the compiler keep several lanes busy.
+    let mut acc = [0.0f32; 4];
+    let (ca, cb) = (a.chunks_exact(4), b.chunks_exact(4));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for i in 0..4 {
+            acc[i] += x[i] * y[i];
+        }
+    }
+    let tail: f32 = ra.iter().zip(rb).map(|(x, y)| x * y).sum();
+    acc.iter().sum::<f32>() + tail
+}
+
+/// Why a vector from a server cannot be used.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Unusable {
+    /// It is not as wide as the model's other vectors.
+    Width {
+        /// The width expected.
+        expected: usize,
+        /// The width received.
+        got: usize,
+    },
+    /// It holds NaN or infinity.
+    NotFinite,
+    /// All of it is (nearly) zero, so it has no direction.
+    Zero,
+}
+
+impl std::fmt::Display for Unusable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Width { expected, got } => {
+                write!(
+                    f,
+                    "a vector of width {got} where the model's are {expected} wide"
+                )
+            }
+            Self::NotFinite => f.write_str("a vector holding NaN or infinity"),
+            Self::Zero => f.write_str("an all-zero vector"),
+        }
+    }
+}
+
+/// Checks a server's vector and scales it to unit length.
+pub fn unit(mut v: Vec<f32>, width: Option<usize>) -> Result<Vec<f32>, Unusable> {
+    if let Some(expected) = width
+        && v.len() != expected
+    {
+        return Err(Unusable::Width {
+            expected,
+            got: v.len(),
+        });
+    }
+    if v.iter().any(|x| !x.is_finite()) {
+        return Err(Unusable::NotFinite);
+    }
+    let norm = v
+        .iter()
+        .map(|x| f64::from(*x) * f64::from(*x))
+        .sum::<f64>()
+        .sqrt();
+    if v.is_empty() || norm < 1e-6 {
+        return Err(Unusable::Zero);
+    }
+    let scale = (1.0 / norm) as f32;
+    v.iter_mut().for_each(|x| *x *= scale);
+    Ok(v)
+}
+
+/// The blob form of one or more vectors (concatenated, little-endian `f32`).
+pub fn to_blob<'a>(vectors: impl IntoIterator<Item = &'a [f32]>) -> Vec<u8> {
+    let mut out = Vec::new();
+    for v in vectors {
+        for x in v {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+    out
+}
+
+/// The vectors in a blob of `dim`-wide vectors; `None` when its size does not fit.
+pub fn from_blob(blob: &[u8], dim: usize) -> Option<Vec<f32>> {
+    if dim == 0 || !blob.len().is_multiple_of(4 * dim) {
+        return None;
+    }
+    Some(
+        blob.chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unit_scales_and_rejects_what_has_no_direction() {
+        let v = unit(vec![3.0, 4.0], Some(2)).expect("a usable vector");
+        assert!((dot(&v, &v) - 1.0).abs() < 1e-6, "unit length: {v:?}");
+        assert_eq!(unit(vec![0.0; 3], None), Err(Unusable::Zero));
+        assert_eq!(unit(vec![1.0, f32::NAN], None), Err(Unusable::NotFinite));
+        assert_eq!(
+            unit(vec![1.0; 3], Some(4)),
+            Err(Unusable::Width {
+                expected: 4,
+                got: 3
+            })
+        );
+    }
+
+    #[test]
+    fn blobs_round_trip_and_reject_torn_sizes() {
+        let a = [0.5f32, -1.25, 3.0];
+        let b = [1.0f32, 2.0, 4.0];
+        let blob = to_blob([&a[..], &b[..]]);
+        assert_eq!(
+            from_blob(&blob, 3),
+            Some(vec![0.5, -1.25, 3.0, 1.0, 2.0, 4.0])
+        );
+        assert_eq!(
+            from_blob(&blob[..10], 3),
+            None,
+            "a torn blob is not vectors"
+        );
+    }
+
+    #[test]
+    fn dot_handles_lengths_that_are_not_multiples_of_four() {
+        let a: Vec<f32> = (0..7).map(|i| i as f32).collect();
+        assert_eq!(dot(&a, &a), (0..7).map(|i| (i * i) as f32).sum::<f32>());
+    }
+}

