@@ -38,6 +38,23 @@ pub enum Command {
         json: bool,
         #[command(flatten)]
         import: ChunkArgs,
+        #[command(flatten)]
+        embed: EmbedArgs,
+    },
+    /// Embed the passages that have no vector of the configured model yet (resumable).
+    Embed {
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        embed: EmbedArgs,
+    },
+    /// Show or change the settings the CLI and the desktop app share (settings.json
+    /// beside the database). With --embed-url and --embed-model, sets up the
+    /// embeddings server; with --no-embed, removes it.
+    Config {
+        #[command(flatten)]
+        embed: EmbedArgs,
     },
     /// Show how a document was split into chunks.
     Chunks {
@@ -102,9 +119,10 @@ pub enum Command {
         /// Cut-offs for hit@k.
         #[arg(long, value_delimiter = ',', default_value = "1,3,5,10")]
         k: Vec<usize>,
-        /// Index these documents instead of the set's own `docs/` (still answerable).
+        /// Index these documents instead of the set's own `docs/` (still answerable;
+        /// may be given more than once).
         #[arg(long, value_name = "DIR", conflicts_with = "against")]
-        docs: Option<PathBuf>,
+        docs: Vec<PathBuf>,
         /// Leave out the built-in synonyms (to measure what they add).
         #[arg(long)]
         no_synonyms: bool,
@@ -124,9 +142,21 @@ pub enum Command {
         /// Only the first N questions.
         #[arg(long, value_name = "N")]
         limit: Option<usize>,
+        /// Only every other question: `odd` (1st, 3rd, ...) or `even`, the halves the
+        /// outcome thresholds were calibrated and reported on.
+        #[arg(long, value_name = "HALF", value_parser = ["odd", "even"])]
+        half: Option<String>,
+        /// Rankings to compare: keyword, dense, hybrid (dense and hybrid need a server).
+        #[arg(long, value_delimiter = ',', value_name = "MODES")]
+        modes: Vec<String>,
+        /// Write each question's outcome signals as JSON lines (for calibration).
+        #[arg(long, value_name = "FILE")]
+        signals_out: Option<PathBuf>,
         /// Machine-readable output.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        embed: EmbedArgs,
     },
     /// Measure the grounding check on faithful and corrupted sentences from the datasets.
     BenchGrounding {
@@ -182,6 +212,8 @@ pub struct ImportArgs {
     pub json: bool,
     #[command(flatten)]
     pub chunking: ChunkArgs,
+    #[command(flatten)]
+    pub embed: EmbedArgs,
 }
 
 /// Chunking and reading options shared by the importing commands.
@@ -210,7 +242,25 @@ pub struct SearchArgs {
     /// Passages to return.
     #[arg(long, default_value_t = 5, value_name = "N")]
     pub k: usize,
-    /// Relevance floor (0..1) on how much of the question the best passage covers.
+    /// Keyword coverage (0..1) at which the best passage answers the question.
     #[arg(long, default_value_t = evident_core::search::DEFAULT_FLOOR, value_name = "F")]
     pub floor: f64,
+    #[command(flatten)]
+    pub embed: EmbedArgs,
+}
+
+/// Which embeddings server to use. Without these flags, the one in settings.json beside
+/// the database (what the desktop app uses); an API key comes from there (for the same
+/// URL) or from $EVIDENT_EMBED_KEY, never from the command line.
+#[derive(Debug, Args, Clone, Default)]
+pub struct EmbedArgs {
+    /// Base URL of an OpenAI-compatible embeddings server, e.g. http://127.0.0.1:11434/v1.
+    #[arg(long, value_name = "URL", requires = "embed_model")]
+    pub embed_url: Option<String>,
+    /// The embedding model on that server, e.g. bge-m3.
+    #[arg(long, value_name = "NAME", requires = "embed_url")]
+    pub embed_model: Option<String>,
+    /// Keyword search only, whatever the settings say.
+    #[arg(long, conflicts_with_all = ["embed_url", "embed_model"])]
+    pub no_embed: bool,
 }

@@ -1,11 +1,22 @@
 //! The evaluation sets' question files (`../shared/eval/datasets/*/questions.jsonl`)
 //! and their scoring rule's text normalisation, shared by `eval` and the benchmarks.
+//!
+//! Two row shapes are read: the SQuAD-style sets (`answers`, `gold_file`, PolicyQA's
+//! `policy`) and colloquial-dev (`doc`, `answer_quote`, `alt`), whose unanswerable rows
+//! have no document at all.
 
 use std::path::Path;
 
 use anyhow::Context;
 use evident_core::text::normalize::nfkc;
 use serde::Deserialize;
+
+/// Another document that answers a colloquial-dev question equally well.
+#[derive(Debug, Deserialize)]
+pub struct AltGold {
+    pub doc: String,
+    pub quote: String,
+}
 
 /// One row of a questions file.
 #[derive(Debug, Deserialize)]
@@ -20,14 +31,54 @@ pub struct Question {
     /// PolicyQA: the policy the question belongs to (searched on its own).
     #[serde(default)]
     pub policy: Option<String>,
+    /// colloquial-dev: the gold document, relative to `corpus/` (null: unanswerable).
+    #[serde(default)]
+    pub doc: Option<String>,
+    /// colloquial-dev: the verbatim answer quote in `doc`.
+    #[serde(default)]
+    pub answer_quote: Option<String>,
+    /// colloquial-dev: other documents and quotes that count.
+    #[serde(default)]
+    pub alt: Vec<AltGold>,
 }
 
 impl Question {
-    /// Whether a document path is this question's gold document.
+    /// The gold documents (path suffixes) with their answer strings in comparison form.
+    pub fn golds(&self) -> Vec<(String, Vec<String>)> {
+        let mut out = Vec::new();
+        if let Some(g) = &self.gold_file {
+            out.push((format!("/{g}"), self.normalised_answers()));
+        }
+        if let (Some(doc), Some(quote)) = (&self.doc, &self.answer_quote) {
+            out.push((format!("/{doc}"), vec![norm(quote)]));
+        }
+        for a in &self.alt {
+            out.push((format!("/{}", a.doc), vec![norm(&a.quote)]));
+        }
+        out
+    }
+
+    /// Whether the set says the question can be answered from its documents.
+    pub fn answerable(&self) -> bool {
+        self.gold_file.is_some() || self.doc.is_some()
+    }
+
+    /// Whether a document path is one of this question's gold documents.
     pub fn is_gold(&self, path: &Path) -> bool {
-        self.gold_file
-            .as_ref()
-            .is_some_and(|g| path.to_string_lossy().ends_with(&format!("/{g}")))
+        let path = path.to_string_lossy();
+        self.golds()
+            .iter()
+            .any(|(suffix, _)| path.ends_with(suffix))
+    }
+
+    /// Whether a passage of `path` with `text` is a hit by the scoring rule.
+    pub fn is_hit(&self, path: &Path, text: &str) -> bool {
+        let path = path.to_string_lossy();
+        let text = norm(text);
+        self.golds().iter().any(|(suffix, answers)| {
+            path.ends_with(suffix.as_str())
+                && answers.iter().any(|a| !a.is_empty() && text.contains(a))
+        })
     }
 
     /// The answer strings in comparison form (see [`norm`]).

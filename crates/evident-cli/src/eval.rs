@@ -1,20 +1,23 @@
-//! `evident eval`: retrieval quality on a question set in the format of
+//! `evident eval`: retrieval quality and outcomes on a question set in the format of
 //! `../shared/eval/datasets/*/questions.jsonl`, scored by that README's rule.
 //!
 //! A retrieved passage is a hit when it comes from a gold document and contains one of
 //! the question's answer strings after NFKC, lower-casing and removing all white space.
 //! PolicyQA rows carry a `policy`; those questions are searched within their own policy
-//! file only, as the README prescribes. With `--against DIR` the questions are asked of
-//! other documents, where none is answerable: that measures the relevance floor's
-//! refusals. `--sweep-floor` shows the refusal rate at a range of floors, which is how
-//! the default floor was chosen.
+//! file only, as the README prescribes. colloquial-dev rows without a document are
+//! unanswerable and count only for their outcome. With `--against DIR` the questions are
+//! asked of other documents, where none is answerable: that measures refusals.
+//!
+//! `--modes keyword,dense,hybrid` reports the rankings side by side; `--half odd|even`
+//! keeps every other question, the two halves on which the outcome thresholds were
+//! calibrated and reported; `--signals-out` writes each question's outcome signals.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use evident_core::import::Importer;
-use evident_core::search::{Aliases, SearchOptions, search};
+use evident_core::search::{Aliases, Outcome, RetrievalMode, SearchOptions, Semantic, search};
 use evident_core::store::Store;
 use serde::Serialize;
 
@@ -25,7 +28,11 @@ pub struct EvalArgs<'a> {
     pub questions: &'a Path,
     pub ks: &'a [usize],
     pub db: Option<&'a Path>,
-    pub docs: Option<&'a Path>,
+    pub docs: &'a [PathBuf],
+    pub semantic: Option<Semantic>,
+    pub half: Option<&'a str>,
+    pub modes: &'a [String],
+    pub signals_out: Option<&'a Path>,
     pub synonyms: bool,
     pub against: Option<&'a Path>,
     pub floor: f64,
@@ -35,18 +42,52 @@ pub struct EvalArgs<'a> {
     pub json: bool,
 }
 
+/// Outcomes of one group of questions.
+#[derive(Debug, Default, Serialize)]
+struct Outcomes {
+    answered: usize,
+    uncertain: usize,
+    not_found: usize,
+}
+
+impl Outcomes {
+    fn add(&mut self, o: Outcome) {
+        match o {
+            Outcome::Answered => self.answered += 1,
+            Outcome::Uncertain => self.uncertain += 1,
+            Outcome::NotFound => self.not_found += 1,
+        }
+    }
+}
+
+/// The figures of one ranking mode.
 #[derive(Debug, Serialize)]
-struct Report {
-    questions: usize,
-    answerable: bool,
+struct ModeReport {
+    mode: String,
+    /// What actually ranked (a hybrid run without a ready server is keyword-only).
+    used: String,
+    answerable_questions: usize,
+    unanswerable_questions: usize,
     hit_at: Vec<(usize, f64)>,
     mrr_at_10: f64,
-    refused: usize,
-    refusal_rate: f64,
+    answerable: Outcomes,
+    unanswerable: Outcomes,
+    /// Of the answerable questions marked `answered`, the share with a hit in the top 5.
+    answered_precision_at_5: Option<f64>,
+    /// Legacy figure: questions whose best passage covers less than `floor`.
+    refused_below_floor: usize,
     floor: f64,
     latency_ms_p50: f64,
     latency_ms_p95: f64,
+    embed_ms_p50: f64,
     sweep: Vec<(f64, f64)>,
+}
+
+#[derive(Debug, Serialize)]
+struct Report {
+    questions: usize,
+    mean_passage_chars: f64,
+    modes: Vec<ModeReport>,
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -57,82 +98,176 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[i.min(sorted.len() - 1)]
 }
 
+/// The files of `dirs` to import, without the sets' bookkeeping files.
+fn eval_files(dirs: &[PathBuf]) -> Vec<PathBuf> {
+    let (files, _) = evident_core::import::collect_files(dirs);
+    files
+        .into_iter()
+        .filter(|f| {
+            let name = f.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            name != "SOURCE.md" && name != "sources.json"
+        })
+        .collect()
+}
+
 /// Opens `db`, or builds a temporary index of `docs` when no database was given.
-fn index(db: Option<&Path>, docs: &Path, tmp: &Path) -> anyhow::Result<Store> {
-    if let Some(db) = db {
-        return Ok(Store::open(db)?);
+fn index(a: &EvalArgs<'_>, docs: &[PathBuf], tmp: &Path) -> anyhow::Result<Store> {
+    if let Some(db) = a.db {
+        let store = Store::open(db)?;
+        if store.chunk_count()? == 0 {
+            anyhow::bail!(
+                "{} holds no documents; import the set's documents first, or leave out --db",
+                db.display()
+            );
+        }
+        return Ok(store);
     }
     let path = tmp.join("eval.sqlite3");
     let mut store = Store::open(&path)?;
-    let options = evident_core::import::ImportOptions::sandboxed()?;
-    let summary = Importer::new(options).run(&mut store, &[docs.to_owned()], &mut |_| {})?;
+    let mut options = evident_core::import::ImportOptions::sandboxed()?;
+    options.semantic = a.semantic.clone();
+    let files = eval_files(docs);
+    if files.is_empty() {
+        anyhow::bail!("no documents to evaluate against in {docs:?}");
+    }
+    let summary = Importer::new(options).run(&mut store, &files, &mut |_| {})?;
     let failed = summary.count(|o| o.label() == "failed");
     if failed > 0 {
-        eprintln!(
-            "note: {failed} files of {} failed to import",
-            docs.display()
-        );
+        eprintln!("note: {failed} files failed to import");
+    }
+    if let Some(error) = summary.embedding.and_then(|e| e.error) {
+        eprintln!("note: embedding stopped: {error}");
     }
     Ok(store)
 }
 
 pub fn run(a: &EvalArgs<'_>) -> anyhow::Result<()> {
     let mut questions = dataset::load(a.questions)?;
+    if let Some(half) = a.half {
+        let keep = usize::from(half == "even");
+        questions = questions
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| i % 2 == keep)
+            .map(|(_, q)| q)
+            .collect();
+    }
     if let Some(n) = a.limit {
         questions.truncate(n);
     }
     let set_dir = a.questions.parent().unwrap_or(Path::new("."));
-    let answerable = a.against.is_none();
-    let docs: PathBuf = a
-        .against
-        .or(a.docs)
-        .map_or_else(|| set_dir.join("docs"), Path::to_owned);
+    let docs: Vec<PathBuf> = match (a.against, a.docs.is_empty()) {
+        (Some(against), _) => vec![against.to_owned()],
+        (None, false) => a.docs.to_vec(),
+        (None, true) => vec![set_dir.join("docs")],
+    };
+    let modes: Vec<RetrievalMode> = if a.modes.is_empty() {
+        vec![RetrievalMode::Hybrid]
+    } else {
+        a.modes
+            .iter()
+            .map(|m| match m.as_str() {
+                "keyword" | "bm25" => Ok(RetrievalMode::Keyword),
+                "dense" | "vector" => Ok(RetrievalMode::Dense),
+                "hybrid" => Ok(RetrievalMode::Hybrid),
+                other => Err(anyhow::anyhow!(
+                    "unknown mode {other:?} (keyword, dense, hybrid)"
+                )),
+            })
+            .collect::<anyhow::Result<_>>()?
+    };
     let tmp = std::env::temp_dir().join(format!("evident-eval-{}", std::process::id()));
     std::fs::create_dir_all(&tmp)?;
     let result = (|| {
-        let store = index(a.db, &docs, &tmp)?;
-        evaluate(a, &store, &questions, answerable)
+        let store = index(a, &docs, &tmp)?;
+        let mut signals = match a.signals_out {
+            Some(p) => Some(std::io::BufWriter::new(
+                std::fs::File::create(p)
+                    .with_context(|| format!("cannot write {}", p.display()))?,
+            )),
+            None => None,
+        };
+        let mut reports = Vec::new();
+        for &mode in &modes {
+            reports.push(evaluate(a, &store, &questions, mode, signals.as_mut())?);
+        }
+        let mean_passage_chars: f64 = store.connection().query_row(
+            "SELECT coalesce(avg(char_end - char_start), 0) FROM chunks",
+            [],
+            |r| r.get(0),
+        )?;
+        Ok::<_, anyhow::Error>(Report {
+            questions: questions.len(),
+            mean_passage_chars,
+            modes: reports,
+        })
     })();
     let _ = std::fs::remove_dir_all(&tmp);
     let report = result?;
+    print(a, &report)
+}
+
+fn print(a: &EvalArgs<'_>, report: &Report) -> anyhow::Result<()> {
     let mut out = std::io::stdout();
     if a.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+        writeln!(out, "{}", serde_json::to_string_pretty(report)?)?;
         return Ok(());
     }
     writeln!(
         out,
-        "{} questions ({})",
+        "{} questions{}; mean passage length {:.0} characters",
         report.questions,
-        if answerable {
-            "answerable from their documents"
+        if a.against.is_some() {
+            " asked of other documents (none is answerable)"
         } else {
-            "asked of other documents: none is answerable"
+            ""
+        },
+        report.mean_passage_chars
+    )?;
+    for m in &report.modes {
+        writeln!(out, "\n{} (ranked by {})", m.mode, m.used)?;
+        if m.answerable_questions > 0 {
+            write!(out, "  ")?;
+            for (k, v) in &m.hit_at {
+                write!(out, "hit@{k} {v:.3}  ")?;
+            }
+            writeln!(out, "MRR@10 {:.3}", m.mrr_at_10)?;
+            writeln!(
+                out,
+                "  answerable ({}): {} answered, {} uncertain, {} not found",
+                m.answerable_questions,
+                m.answerable.answered,
+                m.answerable.uncertain,
+                m.answerable.not_found
+            )?;
+            if let Some(p) = m.answered_precision_at_5 {
+                writeln!(
+                    out,
+                    "  answered with the answer in the top 5: {:.1}%",
+                    100.0 * p
+                )?;
+            }
         }
-    )?;
-    if answerable {
-        for (k, v) in &report.hit_at {
-            write!(out, "hit@{k} {v:.3}  ")?;
+        if m.unanswerable_questions > 0 {
+            writeln!(
+                out,
+                "  unanswerable ({}): {} answered, {} uncertain, {} not found",
+                m.unanswerable_questions,
+                m.unanswerable.answered,
+                m.unanswerable.uncertain,
+                m.unanswerable.not_found
+            )?;
         }
-        writeln!(out, "MRR@10 {:.3}", report.mrr_at_10)?;
-    }
-    writeln!(
-        out,
-        "not found at floor {:.2}: {} of {} ({:.1}%)",
-        report.floor,
-        report.refused,
-        report.questions,
-        100.0 * report.refusal_rate
-    )?;
-    writeln!(
-        out,
-        "search latency p50 {:.2} ms, p95 {:.2} ms",
-        report.latency_ms_p50, report.latency_ms_p95
-    )?;
-    if !report.sweep.is_empty() {
-        writeln!(out, "floor  not-found rate")?;
-        for (f, r) in &report.sweep {
-            writeln!(out, "{f:.2}   {:.1}%", 100.0 * r)?;
+        writeln!(
+            out,
+            "  search latency p50 {:.2} ms, p95 {:.2} ms (question embedding p50 {:.2} ms)",
+            m.latency_ms_p50, m.latency_ms_p95, m.embed_ms_p50
+        )?;
+        if !m.sweep.is_empty() {
+            writeln!(out, "  floor  below-floor rate")?;
+            for (f, r) in &m.sweep {
+                writeln!(out, "  {f:.2}   {:.1}%", 100.0 * r)?;
+            }
         }
     }
     Ok(())
@@ -142,8 +277,9 @@ fn evaluate(
     a: &EvalArgs<'_>,
     store: &Store,
     questions: &[Question],
-    answerable: bool,
-) -> anyhow::Result<Report> {
+    mode: RetrievalMode,
+    mut signals: Option<&mut std::io::BufWriter<std::fs::File>>,
+) -> anyhow::Result<ModeReport> {
     let aliases = if a.synonyms {
         Aliases::builtin()
     } else {
@@ -154,8 +290,12 @@ fn evaluate(
     let mut hits_at = vec![0usize; a.ks.len()];
     let mut rr = 0.0;
     let mut latencies = Vec::with_capacity(questions.len());
+    let mut embed_ms = Vec::new();
     let mut coverages = Vec::with_capacity(questions.len());
     let mut refused = 0;
+    let (mut answerable, mut unanswerable) = (Outcomes::default(), Outcomes::default());
+    let (mut n_answerable, mut answered_hits) = (0usize, 0usize);
+    let mut used = String::new();
     let mut run_out = match a.run_out {
         Some(p) => Some(std::io::BufWriter::new(
             std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?,
@@ -163,8 +303,9 @@ fn evaluate(
         None => None,
     };
     for q in questions {
+        let can_answer = q.answerable() && a.against.is_none();
         // PolicyQA: search only the question's own policy.
-        let scope = (q.policy.is_some() && answerable).then(|| {
+        let scope = (q.policy.is_some() && can_answer).then(|| {
             docs.iter()
                 .filter(|d| q.is_gold(&d.path))
                 .map(|d| d.id)
@@ -172,23 +313,39 @@ fn evaluate(
         });
         let options = SearchOptions {
             k: k_max,
-            floor: 0.0,
+            floor: a.floor,
             documents: scope,
+            mode,
+            semantic: a.semantic.clone(),
             ..SearchOptions::default()
         };
         let result = search(store, &q.question, &aliases, &options)?;
-        latencies.push(result.elapsed_ms);
+        used.clone_from(&result.retrieval.used);
+        latencies.push(result.elapsed_ms - result.retrieval.embed_ms);
+        if result.retrieval.embed_ms > 0.0 {
+            embed_ms.push(result.retrieval.embed_ms);
+        }
         coverages.push(result.top_coverage);
         if result.passages.is_empty() || result.top_coverage < a.floor {
             refused += 1;
         }
-        let answers = q.normalised_answers();
-        let first_hit = result.passages.iter().position(|p| {
-            q.is_gold(&p.doc_path) && {
-                let text = dataset::norm(&p.text);
-                answers.iter().any(|ans| text.contains(ans))
+        let first_hit = if can_answer {
+            result
+                .passages
+                .iter()
+                .position(|p| q.is_hit(&p.doc_path, &p.text))
+        } else {
+            None
+        };
+        if can_answer {
+            n_answerable += 1;
+            answerable.add(result.status);
+            if result.status == Outcome::Answered && first_hit.is_some_and(|r| r < 5) {
+                answered_hits += 1;
             }
-        });
+        } else {
+            unanswerable.add(result.status);
+        }
         if let Some(rank) = first_hit {
             for (i, k) in a.ks.iter().enumerate() {
                 if rank < *k {
@@ -198,6 +355,20 @@ fn evaluate(
             if rank < 10 {
                 rr += 1.0 / (rank as f64 + 1.0);
             }
+        }
+        if let Some(w) = signals.as_mut() {
+            writeln!(
+                w,
+                "{}",
+                serde_json::json!({
+                    "id": q.id,
+                    "mode": result.retrieval.used,
+                    "answerable": can_answer,
+                    "hit_rank": first_hit.map(|r| r + 1),
+                    "status": result.status.as_str(),
+                    "evidence": result.evidence,
+                })
+            )?;
         }
         if let Some(w) = run_out.as_mut() {
             let retrieved: Vec<serde_json::Value> = result
@@ -211,27 +382,36 @@ fn evaluate(
                 serde_json::json!({
                     "id": q.id,
                     "retrieved": retrieved,
-                    "abstained": result.top_coverage < a.floor,
+                    "abstained": result.status == Outcome::NotFound,
                 })
             )?;
         }
     }
-    let n = questions.len().max(1) as f64;
+    let n = n_answerable.max(1) as f64;
     latencies.sort_by(f64::total_cmp);
+    embed_ms.sort_by(f64::total_cmp);
+    let total = questions.len().max(1) as f64;
     let sweep = if a.sweep_floor {
         (1..=18)
             .map(|i| {
                 let f = i as f64 * 0.05;
-                let r = coverages.iter().filter(|c| **c < f).count() as f64 / n;
+                let r = coverages.iter().filter(|c| **c < f).count() as f64 / total;
                 (f, r)
             })
             .collect()
     } else {
         Vec::new()
     };
-    Ok(Report {
-        questions: questions.len(),
-        answerable,
+    Ok(ModeReport {
+        mode: match mode {
+            RetrievalMode::Hybrid => "hybrid",
+            RetrievalMode::Keyword => "keyword",
+            RetrievalMode::Dense => "dense",
+        }
+        .into(),
+        used,
+        answerable_questions: n_answerable,
+        unanswerable_questions: questions.len() - n_answerable,
         hit_at: a
             .ks
             .iter()
@@ -239,11 +419,15 @@ fn evaluate(
             .map(|(k, h)| (*k, *h as f64 / n))
             .collect(),
         mrr_at_10: rr / n,
-        refused,
-        refusal_rate: refused as f64 / n,
+        answered_precision_at_5: (answerable.answered > 0)
+            .then(|| answered_hits as f64 / answerable.answered as f64),
+        answerable,
+        unanswerable,
+        refused_below_floor: refused,
         floor: a.floor,
         latency_ms_p50: percentile(&latencies, 0.5),
         latency_ms_p95: percentile(&latencies, 0.95),
+        embed_ms_p50: percentile(&embed_ms, 0.5),
         sweep,
     })
 }

@@ -10,6 +10,7 @@ mod bench_query;
 mod dataset;
 mod eval;
 mod output;
+mod semantic;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -89,14 +90,40 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             )?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Rebuild { json, import } => {
-            let options = import_options(&import)?;
+        Command::Rebuild {
+            json,
+            import,
+            embed,
+        } => {
+            let mut options = import_options(&import)?;
+            options.semantic = semantic::semantic(&db, &embed)?;
             let mut progress = output::Progress::new(json);
             let report = import::rebuild(&db, &options, &mut |e| progress.event(e))?;
             progress.finish();
             output::rebuild(&db, &report, json)?;
+            if let (false, Some(e)) = (json, &report.summary.embedding) {
+                output::embed_outcome(e)?;
+            }
             Ok(exit_for(&report.summary))
         }
+        Command::Embed { json, embed } => {
+            let Some(server) = semantic::semantic(&db, &embed)? else {
+                anyhow::bail!(
+                    "no embeddings server is set up: pass --embed-url and --embed-model, or save them with `evident config`"
+                );
+            };
+            let mut store = open(&db)?;
+            let mut progress = output::Progress::new(json);
+            let report =
+                evident_core::embed::embed_missing(&mut store, server.0.as_ref(), &mut |p| {
+                    progress.embedding(p);
+                    true
+                });
+            progress.finish();
+            output::embed_report(&report?, json)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Config { embed } => config_cmd(&db, &embed),
         Command::Chunks { document, json } => {
             let store = open(&db)?;
             let doc = store.resolve(&document)?;
@@ -119,7 +146,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 &store,
                 &question,
                 &aliases,
-                &search_options(&search),
+                &search_options(&db, &search)?,
             )?;
             output::search(&result, json)?;
             Ok(ExitCode::SUCCESS)
@@ -133,7 +160,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let store = open(&db)?;
             let aliases = load_aliases(&db)?;
             let options = evident_core::answer::AskOptions {
-                search: search_options(&search),
+                search: search_options(&db, &search)?,
                 budget_tokens: budget,
             };
             let answer = evident_core::answer::ask(&store, &question, &aliases, &options)?;
@@ -154,7 +181,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             let store = open(&db)?;
             let aliases = load_aliases(&db)?;
-            let options = search_options(&search);
+            let options = search_options(&db, &search)?;
             let checked = match question {
                 Some(question) => {
                     evident_core::answer::check_text(&store, &question, &text, &aliases, &options)?
@@ -176,13 +203,21 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             sweep_floor,
             run_out,
             limit,
+            half,
+            modes,
+            signals_out,
             json,
+            embed,
         } => {
             eval::run(&eval::EvalArgs {
                 questions: &questions,
                 ks: &k,
                 db: cli.db.as_deref(),
-                docs: docs.as_deref(),
+                docs: &docs,
+                semantic: semantic::semantic(&db, &embed)?,
+                half: half.as_deref(),
+                modes: &modes,
+                signals_out: signals_out.as_deref(),
                 synonyms: !no_synonyms,
                 against: against.as_deref(),
                 floor,
@@ -233,12 +268,48 @@ fn open(db: &Path) -> anyhow::Result<Store> {
     Ok(store)
 }
 
-fn search_options(a: &args::SearchArgs) -> evident_core::search::SearchOptions {
-    evident_core::search::SearchOptions {
+fn search_options(
+    db: &Path,
+    a: &args::SearchArgs,
+) -> anyhow::Result<evident_core::search::SearchOptions> {
+    Ok(evident_core::search::SearchOptions {
         k: a.k,
         floor: a.floor,
+        semantic: semantic::semantic(db, &a.embed)?,
         ..Default::default()
+    })
+}
+
+/// `evident config`: shows the shared settings, or changes the embeddings server.
+fn config_cmd(db: &Path, a: &args::EmbedArgs) -> anyhow::Result<ExitCode> {
+    use evident_core::settings::Settings;
+    let path = Settings::path_for(db);
+    let mut settings = Settings::load(&path)?;
+    let mut out = std::io::stdout();
+    if a.no_embed || a.embed_url.is_some() {
+        settings.embeddings = semantic::server_settings(db, a)?;
+        if let Some(s) = &settings.embeddings {
+            // Refuse settings that cannot work before they are saved.
+            evident_core::model::ModelServer::new(s.config())?;
+        }
+        settings.save(&path)?;
+        writeln!(out, "saved {}", path.display())?;
     }
+    match &settings.embeddings {
+        Some(s) => writeln!(
+            out,
+            "embeddings: {} at {}{}",
+            s.model,
+            s.base_url,
+            if s.api_key.is_some() {
+                " (with an API key)"
+            } else {
+                ""
+            }
+        )?,
+        None => writeln!(out, "embeddings: none (keyword search only)")?,
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The built-in synonyms and the alias table next to the database; unusable lines
@@ -268,7 +339,8 @@ fn import_options(a: &args::ChunkArgs) -> anyhow::Result<ImportOptions> {
 }
 
 fn import_cmd(db: &Path, a: &ImportArgs) -> anyhow::Result<ExitCode> {
-    let options = import_options(&a.chunking)?;
+    let mut options = import_options(&a.chunking)?;
+    options.semantic = semantic::semantic(db, &a.embed)?;
     let mut store = open(db)?;
     let paths: Vec<PathBuf> = a.paths.clone();
     let mut progress = output::Progress::new(a.json);

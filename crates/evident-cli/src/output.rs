@@ -4,6 +4,7 @@ use std::io::Write;
 use std::path::Path;
 
 use evident_core::import::{FileReport, ImportEvent, ImportSummary, Outcome, RebuildReport};
+use evident_core::search::Outcome as SearchOutcome;
 use evident_core::store::{ChunkRecord, DocumentRecord, Stats};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -37,8 +38,29 @@ impl Progress {
                     bar.inc(1);
                 }
             }
+            ImportEvent::Embedding(p) => self.embedding(p),
             _ => {}
         }
+    }
+
+    /// Shows how far embedding has come (the bar switches from files to passages).
+    pub fn embedding(&mut self, p: evident_core::embed::EmbedProgress) {
+        if self.quiet {
+            return;
+        }
+        let bar = self.bar.get_or_insert_with(|| {
+            ProgressBar::with_draw_target(Some(p.total as u64), ProgressDrawTarget::stderr())
+        });
+        if bar.length() != Some(p.total as u64) || bar.message() != "embedding passages" {
+            if let Ok(style) =
+                ProgressStyle::with_template("{bar:30} {pos}/{len} passages  {elapsed}  {wide_msg}")
+            {
+                bar.set_style(style);
+            }
+            bar.set_length(p.total as u64);
+            bar.set_message("embedding passages");
+        }
+        bar.set_position(p.embedded as u64);
     }
 
     pub fn finish(&mut self) {
@@ -116,6 +138,42 @@ pub fn import_summary(summary: &ImportSummary, json: bool) -> anyhow::Result<()>
         "Summary: {} ({:.1} s)",
         totals.join(", "),
         summary.elapsed_ms as f64 / 1000.0
+    )?;
+    if let Some(e) = &summary.embedding {
+        embed_outcome(e)?;
+    }
+    Ok(())
+}
+
+/// One line on how embedding went after an import.
+pub fn embed_outcome(e: &evident_core::import::EmbedOutcome) -> anyhow::Result<()> {
+    match (&e.report, &e.error) {
+        (Some(r), _) => embed_report(r, false),
+        (None, Some(error)) => {
+            writeln!(std::io::stderr(), "warning: embedding stopped: {error}")?;
+            Ok(())
+        }
+        (None, None) => Ok(()),
+    }
+}
+
+/// What an embedding pass did.
+pub fn embed_report(r: &evident_core::embed::EmbedReport, json: bool) -> anyhow::Result<()> {
+    let mut out = std::io::stdout();
+    if json {
+        writeln!(out, "{}", serde_json::to_string_pretty(r)?)?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "Embedding ({}, {} dimensions): {} of {} passages embedded, {} in this pass ({:.1} s){}",
+        r.model,
+        r.dim,
+        r.coverage.embedded,
+        r.coverage.total,
+        r.embedded_now,
+        r.seconds,
+        if r.cancelled { ", stopped early" } else { "" }
     )?;
     Ok(())
 }
@@ -313,11 +371,25 @@ pub fn search(r: &evident_core::search::SearchResult, json: bool) -> anyhow::Res
             "note: only the first 1000 characters of the question were used"
         )?;
     }
-    if let Some(reason) = &r.not_found_reason {
-        writeln!(out, "Not found in your documents: {reason}.")?;
-        if !r.passages.is_empty() {
-            writeln!(out, "Related, but not an answer:")?;
+    if let Some(note) = &r.retrieval.note {
+        writeln!(out, "note: {note}")?;
+    }
+    match r.status {
+        SearchOutcome::NotFound => {
+            let reason = r.not_found_reason.as_deref().unwrap_or_default();
+            writeln!(out, "Not found in your documents: {reason}.")?;
+            if !r.passages.is_empty() {
+                writeln!(out, "Related, but not an answer:")?;
+            }
         }
+        SearchOutcome::Uncertain => {
+            writeln!(
+                out,
+                "Uncertain: {}.",
+                r.not_found_reason.as_deref().unwrap_or_default()
+            )?;
+        }
+        SearchOutcome::Answered => {}
     }
     for p in &r.passages {
         let pages = if p.page_start == p.page_end {
@@ -332,16 +404,32 @@ pub fn search(r: &evident_core::search::SearchResult, json: bool) -> anyhow::Res
         };
         writeln!(
             out,
-            "[{}] {}{heading} ({pages}, {}) score {:.2}, covers {:.0}%",
+            "[{}] {}{heading} ({pages}, {}) covers {:.0}%{}",
             p.n,
             p.title,
             display(&p.doc_path),
-            p.score,
-            100.0 * p.coverage
+            100.0 * p.coverage,
+            why(&p.why)
         )?;
         writeln!(out, "    {}", p.highlight.text.replace('\n', " "))?;
     }
     Ok(())
+}
+
+/// "keyword #2, passage vector #1, sentence vector #4" for a passage's ranks.
+fn why(r: &evident_core::search::Ranks) -> String {
+    let parts: Vec<String> = [
+        ("keyword", r.keyword),
+        ("passage vector", r.passage_vector),
+        ("sentence vector", r.sentence_vector),
+    ]
+    .iter()
+    .filter_map(|(name, place)| place.map(|p| format!("{name} #{p}")))
+    .collect();
+    if r.passage_vector.is_none() && r.sentence_vector.is_none() {
+        return String::new();
+    }
+    format!(" — {}, fused {:.4}", parts.join(", "), r.fused)
 }
 
 fn verdict_label(v: evident_core::grounding::Verdict) -> &'static str {
@@ -405,6 +493,9 @@ pub fn answer(a: &evident_core::answer::Answer, json: bool) -> anyhow::Result<()
         writeln!(out, "{}", serde_json::to_string_pretty(a)?)?;
         return Ok(());
     }
+    if let Some(note) = &a.retrieval.note {
+        writeln!(out, "note: {note}\n")?;
+    }
     match a.status {
         evident_core::answer::Status::NotFound => {
             writeln!(
@@ -419,7 +510,14 @@ pub fn answer(a: &evident_core::answer::Answer, json: bool) -> anyhow::Result<()
                 writeln!(out, "\nRelated, but not an answer:")?;
             }
         }
-        evident_core::answer::Status::Answered => {
+        evident_core::answer::Status::Answered | evident_core::answer::Status::Uncertain => {
+            if a.status == evident_core::answer::Status::Uncertain {
+                writeln!(
+                    out,
+                    "UNCERTAIN — {}.\n",
+                    a.not_found_reason.as_deref().unwrap_or_default()
+                )?;
+            }
             writeln!(out, "{}\n", a.text)?;
             print_verdicts(&mut out, &a.sentences)?;
             for n in &a.notes {

@@ -39,6 +39,8 @@ fn ask_search_and_check_keep_their_json_contract() {
 
     let s = json(&db, &["search", q, "--k", "3", "--json"]);
     assert_eq!(s["not_found"], false);
+    assert_eq!(s["status"], "answered");
+    assert_eq!(s["retrieval"]["used"], "keyword");
     let passages = s["passages"].as_array().expect("passages");
     assert!(!passages.is_empty() && passages.len() <= 3);
     for field in [
@@ -121,8 +123,10 @@ fn bad_retrieval_options_fail_with_one_line() {
     let out = evident(&db, &["search", "报销", "--k", "0"]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("k must be at least 1"), "{err}");
+    assert!(err.contains("k must be between 1 and 100"), "{err}");
     assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+    let out = evident(&db, &["search", "报销", "--k", "100000"]);
+    assert!(!out.status.success(), "an absurd k is refused, not served");
     let out = evident(&db, &["ask", "年假", "--floor", "1.5"]);
     assert!(!out.status.success());
 }
@@ -132,6 +136,8 @@ fn eval_report(args: &[&std::ffi::OsStr]) -> serde_json::Value {
     let out = std::process::Command::new(common::bin())
         .arg("eval")
         .args(args)
+        // Keyword search only, whatever settings the machine has.
+        .arg("--no-embed")
         .arg("--json")
         .output()
         .expect("evident runs");
@@ -144,7 +150,7 @@ fn eval_report(args: &[&std::ffi::OsStr]) -> serde_json::Value {
 }
 
 fn hit_at(report: &serde_json::Value, k: u64) -> f64 {
-    report["hit_at"]
+    report["modes"][0]["hit_at"]
         .as_array()
         .and_then(|a| a.iter().find(|p| p[0].as_u64() == Some(k)))
         .and_then(|p| p[1].as_f64())

@@ -30,6 +30,8 @@ pub struct ImportOptions {
     pub pdf: PdfReader,
     /// Worker threads for extraction and chunking.
     pub threads: usize,
+    /// The embeddings server that embeds new chunks after the import, if one is set up.
+    pub semantic: Option<crate::search::Semantic>,
 }
 
 impl ImportOptions {
@@ -44,6 +46,7 @@ impl ImportOptions {
             chunker: ChunkerConfig::default(),
             pdf,
             threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            semantic: None,
         }
     }
 }
@@ -126,6 +129,19 @@ pub struct ImportSummary {
     pub files: Vec<FileReport>,
     /// Wall-clock time.
     pub elapsed_ms: u128,
+    /// Embedding of the new chunks, when an embeddings server is set up.
+    pub embedding: Option<EmbedOutcome>,
+}
+
+/// How embedding went after an import. A failure does not fail the import: the
+/// documents are in, keyword search works, and `evident embed` (or the app) catches up.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Serialize)]
+pub struct EmbedOutcome {
+    /// What the pass did, when it ran to the end.
+    pub report: Option<crate::embed::EmbedReport>,
+    /// Why it stopped, in words for the user.
+    pub error: Option<String>,
 }
 
 impl ImportSummary {
@@ -154,6 +170,8 @@ pub enum ImportEvent<'a> {
     },
     /// A file is done (reports arrive in order).
     File(&'a FileReport),
+    /// New chunks are being embedded (after all files are written).
+    Embedding(crate::embed::EmbedProgress),
 }
 
 /// Runs imports.
@@ -252,9 +270,29 @@ impl Importer {
             batch.flush(store, observer, &mut reports);
             Ok(())
         })?;
+        let embedding = self.options.semantic.as_ref().map(|semantic| {
+            let server = semantic.0.as_ref();
+            let mut report = |p| {
+                observer(ImportEvent::Embedding(p));
+                true
+            };
+            match crate::embed::embed_missing(store, server, &mut report) {
+                Ok(r) => EmbedOutcome {
+                    report: Some(r),
+                    error: None,
+                },
+                Err(e) => EmbedOutcome {
+                    report: None,
+                    error: Some(format!(
+                        "{e}. The documents are imported and keyword search works; run `evident embed` once the server is up"
+                    )),
+                },
+            }
+        });
         Ok(ImportSummary {
             files: reports,
             elapsed_ms: started.elapsed().as_millis(),
+            embedding,
         })
     }
 
@@ -503,6 +541,10 @@ pub fn rebuild(
     let paths = sources.clone().unwrap_or_default();
     let summary = {
         let mut fresh = Store::open(&tmp)?;
+        // Vectors are keyed by chunk text: what was embedded before need not be again.
+        if !corrupt {
+            fresh.copy_vectors_from(db)?;
+        }
         Importer::new(options.clone()).run(&mut fresh, &paths, observer)?
     };
     let mut broken_copy = None;

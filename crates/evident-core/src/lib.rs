@@ -31,6 +31,7 @@
 
 pub mod answer;
 pub mod chunk;
+pub mod embed;
 pub mod error;
 pub mod extract;
 pub mod grounding;

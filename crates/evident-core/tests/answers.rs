@@ -138,7 +138,7 @@ fn failure_modes_are_answers_not_errors() {
         ..opts.clone()
     };
     match search(&store, "报销", &Aliases::default(), &bad) {
-        Err(Error::InvalidConfig(m)) => assert!(m.contains("k must be at least 1"), "{m}"),
+        Err(Error::InvalidConfig(m)) => assert!(m.contains("k must be between 1 and"), "{m}"),
         other => panic!("k = 0 must be rejected, got {other:?}"),
     }
     // Only stop words.

@@ -73,7 +73,14 @@ pub fn to_markdown(a: &Answer) -> String {
                 let _ = writeln!(out, "Related, but not an answer:\n");
             }
         }
-        Status::Answered => {
+        Status::Answered | Status::Uncertain => {
+            if a.status == Status::Uncertain {
+                let _ = writeln!(
+                    out,
+                    "**Uncertain: these are the closest passages; they may not answer the question.** {}\n",
+                    md_escape(a.not_found_reason.as_deref().unwrap_or(""))
+                );
+            }
             for s in &a.sentences {
                 let cites: String = s.citations.iter().map(|n| format!("[{n}]")).collect();
                 let mark = if s.verdict == Verdict::Supported {
@@ -121,7 +128,7 @@ fn esc(s: &str) -> String {
 const STYLE: &str = "body{font:16px/1.6 system-ui,'Noto Sans CJK SC','WenQuanYi Micro Hei',sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem;color:#1b1f24}\
 .unsupported{color:#a40e26}.partially_supported{color:#7a4b00}.reason{font-size:.9em;color:#57606a}\
 blockquote{border-left:3px solid #d0d7de;margin:0 0 1rem;padding:.25rem 1rem;color:#32383f;white-space:pre-wrap}\
-.flag{font-weight:600}sup{color:#0550ae}";
+.flag{font-weight:600}.uncertain{color:#7a4b00}sup{color:#0550ae}";
 
 /// The answer as one self-contained HTML page.
 pub fn to_html(a: &Answer) -> String {
@@ -142,7 +149,14 @@ pub fn to_html(a: &Answer) -> String {
                 esc(a.not_found_reason.as_deref().unwrap_or(""))
             );
         }
-        Status::Answered => {
+        Status::Answered | Status::Uncertain => {
+            if a.status == Status::Uncertain {
+                let _ = write!(
+                    out,
+                    "<p class=\"uncertain\"><strong>Uncertain: these are the closest passages; they may not answer the question.</strong> {}</p>",
+                    esc(a.not_found_reason.as_deref().unwrap_or(""))
+                );
+            }
             out.push_str("<ol class=\"answer\">");
             for s in &a.sentences {
                 let class = match s.verdict {
@@ -216,6 +230,8 @@ mod tests {
             }],
             notes: vec![],
             not_found_reason: None,
+            retrieval: Default::default(),
+            evidence: Default::default(),
             sources: vec![Source {
                 n: 1,
                 chunk_id: 1,
@@ -239,6 +255,7 @@ mod tests {
                 score: 1.0,
                 in_context: true,
                 matched_terms: vec![],
+                why: Default::default(),
             }],
             context: Context {
                 budget_tokens: 1,

@@ -18,7 +18,10 @@ use serde::Serialize;
 
 use crate::Result;
 use crate::grounding::{self, SentenceVerdict};
-use crate::search::{Aliases, Highlight, Passage, SearchOptions, SearchResult, search};
+use crate::search::{
+    Aliases, Evidence, Highlight, Passage, Ranks, RetrievalInfo, SearchOptions, SearchResult,
+    search,
+};
 use crate::store::Store;
 pub use context::{Context, DEFAULT_BUDGET_TOKENS};
 
@@ -41,16 +44,9 @@ impl Default for AskOptions {
     }
 }
 
-/// Whether the documents answer the question.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    /// An answer with checked citations.
-    Answered,
-    /// The documents do not answer it; `sources` are related passages only.
-    NotFound,
-}
+/// Whether the documents answer the question: the search's outcome, or `not_found`
+/// when no sentence of the passages speaks to it.
+pub use crate::search::Outcome as Status;
 
 /// A cited source as the answer lists it.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -90,6 +86,9 @@ pub struct Source {
     /// (for marking them in the snippet; answers stored before this field have none).
     #[serde(default)]
     pub matched_terms: Vec<String>,
+    /// Why it ranked here: its places in the keyword and vector rankings.
+    #[serde(default)]
+    pub why: Ranks,
 }
 
 impl Source {
@@ -111,6 +110,7 @@ impl Source {
             score: p.score,
             in_context,
             matched_terms: p.matched_terms.clone(),
+            why: p.why.clone(),
         }
     }
 }
@@ -133,7 +133,7 @@ pub struct Timings {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Answer {
-    /// Answered or not found.
+    /// Answered, uncertain (the closest passages, which may not answer it) or not found.
     pub status: Status,
     /// The question.
     pub question: String,
@@ -143,10 +143,16 @@ pub struct Answer {
     pub sentences: Vec<SentenceVerdict>,
     /// Notes that are not claims (sources that differ, a shortened question).
     pub notes: Vec<String>,
-    /// Why nothing was found, when not found.
+    /// Why the answer is uncertain or not found.
     pub not_found_reason: Option<String>,
     /// The retrieved passages, numbered as cited.
     pub sources: Vec<Source>,
+    /// Whether vectors were used, and why not (answers stored before this have none).
+    #[serde(default)]
+    pub retrieval: RetrievalInfo,
+    /// The signals the outcome was decided from.
+    #[serde(default)]
+    pub evidence: Evidence,
     /// What fit in the context budget.
     pub context: Context,
     /// Time spent.
@@ -188,7 +194,7 @@ pub fn ask(
         .iter()
         .map(|p| Source::of(p, ctx.included.contains(&p.n)))
         .collect();
-    if result.not_found {
+    if result.status == Status::NotFound {
         return Ok(Answer {
             status: Status::NotFound,
             question: question.to_owned(),
@@ -197,6 +203,8 @@ pub fn ask(
             notes,
             not_found_reason: result.not_found_reason.clone(),
             sources,
+            retrieval: result.retrieval.clone(),
+            evidence: result.evidence.clone(),
             context: ctx,
             timings_ms: Timings {
                 search: t_search,
@@ -211,7 +219,19 @@ pub fn ask(
         .iter()
         .filter(|p| ctx.included.contains(&p.n))
         .collect();
-    let drafted = compose::compose(&result.query, &result.term_weights, &usable);
+    let mut drafted = compose::compose(&result.query, &result.term_weights, &usable);
+    if drafted.sentences.is_empty()
+        && let Some(p) = usable
+            .first()
+            .filter(|p| !p.highlight.text.trim().is_empty())
+    {
+        // The words of the question are not in the passages, but the passage chosen on
+        // meaning is: its best sentence (picked on the fused evidence) is the answer.
+        drafted.sentences.push(compose::Draft {
+            text: p.highlight.text.trim().to_owned(),
+            n: p.n,
+        });
+    }
     notes.extend(drafted.notes);
     let text = drafted
         .sentences
@@ -223,20 +243,24 @@ pub fn ask(
     let t = Instant::now();
     let sentences = grounding::check(&text, &result.passages);
     let t_ground = elapsed_ms(t);
-    let status = if sentences.is_empty() {
-        Status::NotFound
+    let (status, reason) = if sentences.is_empty() {
+        (
+            Status::NotFound,
+            Some("no sentence of the passages speaks to the question".to_owned()),
+        )
     } else {
-        Status::Answered
+        (result.status, result.not_found_reason.clone())
     };
     Ok(Answer {
         status,
         question: question.to_owned(),
-        not_found_reason: (status == Status::NotFound)
-            .then(|| "no sentence of the passages speaks to the question".to_owned()),
+        not_found_reason: reason,
         text,
         sentences,
         notes,
         sources,
+        retrieval: result.retrieval,
+        evidence: result.evidence,
         context: ctx,
         timings_ms: Timings {
             search: t_search,

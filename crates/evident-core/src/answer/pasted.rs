@@ -53,7 +53,9 @@ pub fn check_pasted(
         }
         let result = search(store, claim, aliases, &per_sentence)?;
         searched += 1;
-        all_not_found &= result.not_found;
+        // Below a confident answer the documents do not speak about this sentence.
+        let off_topic = result.status != crate::search::Outcome::Answered;
+        all_not_found &= off_topic;
         let own: Vec<Passage> = result
             .passages
             .into_iter()
@@ -70,7 +72,7 @@ pub fn check_pasted(
         sentences.extend(grounding::check(claim, &own).into_iter().map(|mut v| {
             v.start += start;
             v.end += start;
-            if result.not_found && v.verdict == Verdict::PartiallySupported {
+            if off_topic && v.verdict == Verdict::PartiallySupported {
                 // Below the relevance floor the documents do not speak about this
                 // sentence; a few shared common words are not partial support.
                 v.verdict = Verdict::Unsupported;

@@ -1,10 +1,13 @@
-//! Retrieval: from a question to ranked, citable passages, or an honest "not found".
+//! Retrieval: from a question to ranked, citable passages, and an honest verdict on
+//! whether they answer it.
 //!
 //! ```text
 //! question ──analyse──▶ key terms (+ aliases, number spellings)
 //!          ──plan──▶ FTS5 OR-query over the terms that are not too common
-//!          ──BM25──▶ candidates ──rank──▶ passages, best sentence marked
-//!          ──floor──▶ answerable, or "not found in your documents"
+//!          ──BM25──▶ candidates ──rank──▶ keyword ranking (coverage-weighted)
+//!          ──embed──▶ question vector ──cosine──▶ passage and sentence rankings
+//!          ──fuse──▶ passages, best sentence marked
+//!          ──outcome──▶ answered | uncertain | not found
 //! ```
 //!
 //! The query plan bounds the work: FTS5 scores every chunk an OR-query matches, so the
@@ -12,11 +15,21 @@
 //! chunks add up to at most [`ROW_BUDGET`] (the rarest term always goes in). Common
 //! terms are left to re-scoring, where they still count. If that finds fewer than the
 //! wanted candidates (a narrow scope, or only very rare words), the budget is widened
-//! once. The relevance floor judges the best
-//! passage's coverage of the question's key terms, not its raw BM25 score, which says
-//! little about whether a question is answerable (see `rank`).
+//! once.
+//!
+//! With an embeddings server ([`SearchOptions::semantic`]) and every passage embedded by
+//! its model, the vector side adds its own candidates and two rankings (whole passage,
+//! best sentence), fused with the keyword ranking by reciprocal rank (`fuse`). Without
+//! one, or while embedding has not caught up, search is keyword-only and says why. The
+//! outcome (`outcome`) is decided from the evidence of all returned passages: how much
+//! of the question's key terms they hold, whether the two rankings agree, and how far
+//! the best passage stands out, never from a raw cosine.
 
 pub mod aliases;
+pub mod dense;
+pub mod fuse;
+mod lexical;
+pub mod outcome;
 pub mod query;
 pub mod rank;
 pub mod stopwords;
@@ -26,7 +39,14 @@ use std::time::Instant;
 use serde::Serialize;
 
 pub use aliases::Aliases;
+pub use fuse::Ranks;
+pub use outcome::{Evidence, Outcome};
 pub use query::{Query, Term};
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::model::Embedder;
 
 use crate::store::{Store, StoredPassage};
 use crate::{Error, Result};
@@ -35,9 +55,38 @@ use crate::{Error, Result};
 /// scoring work per question.
 pub const ROW_BUDGET: i64 = 4000;
 
-/// Default relevance floor on the best passage's coverage of the question (0..1).
-/// Chosen on the evaluation sets; see `evident eval --sweep-floor`.
-pub const DEFAULT_FLOOR: f64 = 0.4;
+/// Default keyword coverage (0..1) at which the best passage counts as answering the
+/// question; see `outcome` for the other lines and how they were chosen. (0.4 before
+/// the three-way outcome; 0.46 is the lowest line at which no unanswerable question of
+/// the calibration half of colloquial-dev is answered.)
+pub const DEFAULT_FLOOR: f64 = 0.46;
+
+/// Which evidence ranks the passages.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RetrievalMode {
+    /// Keywords and, when an embeddings server is ready, vectors, fused.
+    #[default]
+    Hybrid,
+    /// Keywords only (BM25 and coverage).
+    Keyword,
+    /// Vectors only (for evaluation); an error without a ready server.
+    Dense,
+}
+
+/// The embeddings server a search may use.
+#[derive(Clone)]
+pub struct Semantic(pub Arc<dyn Embedder>);
+
+impl std::fmt::Debug for Semantic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Semantic(..)")
+    }
+}
+
+/// Most passages one search returns.
+pub const MAX_K: usize = 100;
 
 /// Options of one search.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -47,10 +96,17 @@ pub struct SearchOptions {
     pub k: usize,
     /// BM25 candidates re-scored before the best `k` are kept.
     pub candidates: usize,
-    /// Relevance floor on the best passage's coverage (0..1).
+    /// Keyword coverage (0..1) at which the best passage answers the question.
     pub floor: f64,
     /// Only search these documents (ids); `None` searches all.
     pub documents: Option<Vec<i64>>,
+    /// Which evidence ranks the passages.
+    #[serde(default)]
+    pub mode: RetrievalMode,
+    /// The embeddings server, if one is set up (never serialised).
+    #[serde(skip)]
+    #[cfg_attr(feature = "ts", ts(skip))]
+    pub semantic: Option<Semantic>,
 }
 
 impl Default for SearchOptions {
@@ -60,6 +116,8 @@ impl Default for SearchOptions {
             candidates: 30,
             floor: DEFAULT_FLOOR,
             documents: None,
+            mode: RetrievalMode::Hybrid,
+            semantic: None,
         }
     }
 }
@@ -67,10 +125,11 @@ impl Default for SearchOptions {
 impl SearchOptions {
     /// Rejects settings that cannot work.
     pub fn validate(&self) -> Result<()> {
-        if self.k == 0 {
-            return Err(Error::InvalidConfig(
-                "k must be at least 1 (the number of passages to return)".into(),
-            ));
+        if self.k == 0 || self.k > MAX_K {
+            return Err(Error::InvalidConfig(format!(
+                "k must be between 1 and {MAX_K} (the number of passages to return), not {}",
+                self.k
+            )));
         }
         if !(0.0..=1.0).contains(&self.floor) {
             return Err(Error::InvalidConfig(format!(
@@ -100,8 +159,14 @@ pub struct Passage {
     pub bm25: f64,
     /// IDF-weighted share of the question's key terms in the passage.
     pub coverage: f64,
+    /// The same share for its best sentence.
+    #[serde(default)]
+    pub sentence_coverage: f64,
     /// Key terms of the question found in the passage.
     pub matched_terms: Vec<String>,
+    /// Its places in the keyword and vector rankings, and the fused score.
+    #[serde(default)]
+    pub why: Ranks,
 }
 
 impl std::ops::Deref for Passage {
@@ -146,19 +211,38 @@ impl Highlight {
 pub struct SearchResult {
     /// The analysed question.
     pub query: Query,
-    /// True when no passage clears the relevance floor: the documents do not answer
-    /// the question, and `passages` are only related.
+    /// Whether the passages answer the question, may not, or nothing is relevant.
+    pub status: Outcome,
+    /// True when nothing relevant was found (`status` is `not_found`).
     pub not_found: bool,
-    /// Why nothing was found, in words for the user.
+    /// Why the outcome is not `answered`, in words for the user.
     pub not_found_reason: Option<String>,
-    /// Passages, best first (related ones when `not_found`).
+    /// Passages, best first (the closest ones when not answered).
     pub passages: Vec<Passage>,
-    /// Best passage's coverage of the question's key terms (what the floor judges).
+    /// Best passage's coverage of the question's key terms.
     pub top_coverage: f64,
     /// IDF weight of each key term (same order as `query.terms`).
     pub term_weights: Vec<f64>,
+    /// The signals the outcome was decided from.
+    pub evidence: Evidence,
+    /// Whether vectors were used, and why not.
+    pub retrieval: RetrievalInfo,
     /// Milliseconds spent.
     pub elapsed_ms: f64,
+}
+
+/// How the vector side was used in a search, and why not when it was not.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Default, Serialize, serde::Deserialize)]
+pub struct RetrievalInfo {
+    /// What ranked the passages: `keyword`, `hybrid` or `vector`.
+    pub used: String,
+    /// The embedding model, when vectors were used.
+    pub model: Option<String>,
+    /// Why search was keyword-only, in words for the user.
+    pub note: Option<String>,
+    /// Milliseconds the server took to embed the question.
+    pub embed_ms: f64,
 }
 
 /// Searches `store` for `question`.
@@ -171,146 +255,269 @@ pub fn search(
     options.validate()?;
     let started = Instant::now();
     let query = Query::analyse(question, aliases);
-    let finish =
-        |query: Query, passages: Vec<Passage>, reason: Option<String>, top: f64| SearchResult {
-            query,
-            not_found: reason.is_some(),
-            not_found_reason: reason,
-            passages,
-            top_coverage: top,
-            term_weights: Vec::new(),
-            elapsed_ms: started.elapsed().as_secs_f64() * 1e3,
-        };
+    let mut info = RetrievalInfo {
+        used: "keyword".into(),
+        ..Default::default()
+    };
+    let finish = |query: Query, info: RetrievalInfo, reason: &str| SearchResult {
+        query,
+        status: Outcome::NotFound,
+        not_found: true,
+        not_found_reason: Some(reason.to_owned()),
+        passages: Vec::new(),
+        top_coverage: 0.0,
+        term_weights: Vec::new(),
+        evidence: Evidence::default(),
+        retrieval: info,
+        elapsed_ms: started.elapsed().as_secs_f64() * 1e3,
+    };
     if query.terms.is_empty() {
         let reason = "the question has no words to look for (only question words or punctuation)";
-        return Ok(finish(query, vec![], Some(reason.into()), 0.0));
+        return Ok(finish(query, info, reason));
     }
     let n = store.chunk_count()?;
     if n == 0 {
-        let reason = "no documents are imported yet";
-        return Ok(finish(query, vec![], Some(reason.into()), 0.0));
+        return Ok(finish(query, info, "no documents are imported yet"));
     }
-    // Document frequency of a term: its most frequent spelling; a phrase counts as
-    // frequent as its rarest word (an upper bound on the phrase). `costs` are the rows
-    // the term's part of the full-text query matches (prefixes match many words).
-    let mut dfs = Vec::with_capacity(query.terms.len());
-    let mut costs = Vec::with_capacity(query.terms.len());
-    for term in &query.terms {
-        let (mut best, mut cost) = (0, 0);
-        for alt in &term.alternatives {
-            let mut rarest = i64::MAX;
-            for token in alt {
-                rarest = rarest.min(store.document_frequency(token)?);
+    let lexical = lexical::candidates(store, &query, n, options)?;
+    let ready = match (&options.semantic, options.mode) {
+        (_, RetrievalMode::Keyword) => None,
+        (None, RetrievalMode::Dense) => {
+            return Err(Error::InvalidConfig(
+                "vector-only search needs an embeddings server (--embed-url, --embed-model)".into(),
+            ));
+        }
+        (None, RetrievalMode::Hybrid) => {
+            info.note = Some("no embeddings server is set up; keyword search only".into());
+            None
+        }
+        (Some(semantic), mode) => match dense::prepare(store, semantic.0.as_ref(), question)? {
+            Ok(ready) => Some(ready),
+            Err(why) if mode == RetrievalMode::Dense => return Err(Error::InvalidConfig(why)),
+            Err(why) => {
+                info.note = Some(why);
+                None
             }
-            if rarest != i64::MAX {
-                best = best.max(rarest);
+        },
+    };
+    let weights = lexical.weights.clone();
+    // Each candidate: its keyword scores when the keyword side had it, its ranks.
+    let mut by_id: HashMap<i64, rank::Scored> = HashMap::new();
+    let (fused, hits): (Vec<fuse::Fused>, Option<dense::DenseHits>) = match &ready {
+        None => {
+            if let Some(reason) = &lexical.empty_reason {
+                let mut result = finish(query, info, reason);
+                result.term_weights = weights;
+                return Ok(result);
             }
-            cost += if query::is_single_cjk(alt) {
-                store.prefix_frequency(&alt[0])?
-            } else if rarest == i64::MAX {
-                0
+            let fused = lexical
+                .ranked
+                .into_iter()
+                .enumerate()
+                .map(|(i, scored)| {
+                    let f = fuse::Fused {
+                        chunk_id: scored.passage.chunk_id,
+                        ranks: fuse::Ranks {
+                            keyword: Some(i + 1),
+                            fused: scored.score,
+                            ..Default::default()
+                        },
+                        vector_sentence: None,
+                    };
+                    by_id.insert(scored.passage.chunk_id, scored);
+                    f
+                })
+                .collect();
+            (fused, None)
+        }
+        Some(ready) => {
+            info.used = if options.mode == RetrievalMode::Dense {
+                "vector"
             } else {
-                rarest
-            };
-        }
-        dfs.push(best);
-        costs.push(cost);
-    }
-    let weights: Vec<f64> = query
-        .terms
-        .iter()
-        .zip(&dfs)
-        .map(|(t, &df)| rank::term_weight(t, rank::idf(df, n)))
-        .collect();
-    let present: Vec<usize> = (0..dfs.len()).filter(|&i| costs[i] > 0).collect();
-    if present.is_empty() {
-        let reason = "none of the question's key words occurs in your documents";
-        return Ok(finish(query, vec![], Some(reason.into()), 0.0));
-    }
-    let mut by_cost = present.clone();
-    by_cost.sort_by_key(|&i| (costs[i], i));
-    let within = |budget: i64| -> Vec<usize> {
-        let mut rows = 0;
-        let mut chosen = Vec::new();
-        for &i in &by_cost {
-            if !chosen.is_empty() && rows + costs[i] > budget {
-                break;
+                "hybrid"
             }
-            rows += costs[i];
-            chosen.push(i);
+            .into();
+            info.model = Some(ready.model.clone());
+            info.embed_ms = ready.embed_ms;
+            let keyword = if options.mode == RetrievalMode::Dense {
+                Vec::new()
+            } else {
+                lexical.ranked
+            };
+            let keyword_ids: Vec<i64> = keyword.iter().map(|s| s.passage.chunk_id).collect();
+            let hits = dense::search(
+                ready,
+                dense::DENSE_CANDIDATES.max(options.k),
+                options.documents.as_deref(),
+                &keyword_ids,
+            );
+            let mut candidates: Vec<fuse::Candidate> = keyword_ids
+                .iter()
+                .enumerate()
+                .map(|(i, &id)| fuse::Candidate {
+                    chunk_id: id,
+                    keyword: Some(i + 1),
+                    cosine: hits.cosine_of(id),
+                })
+                .collect();
+            candidates.extend(
+                hits.top
+                    .iter()
+                    .filter(|(id, _)| !keyword_ids.contains(id))
+                    .map(|&(id, cos)| fuse::Candidate {
+                        chunk_id: id,
+                        keyword: None,
+                        cosine: Some(cos),
+                    }),
+            );
+            let ids: Vec<i64> = candidates.iter().map(|c| c.chunk_id).collect();
+            let sentences = dense::sentences(store, ready, &ids)?;
+            let fused = fuse::fuse(&candidates, &sentences, &ready.question, ready.dim);
+            by_id.extend(keyword.into_iter().map(|s| (s.passage.chunk_id, s)));
+            (fused, Some(hits))
         }
-        chosen
     };
-    let chosen = within(ROW_BUDGET);
-    let Some(expr) = query.match_expression(&chosen) else {
-        let reason = "the question has no words to look for";
-        return Ok(finish(query, vec![], Some(reason.into()), 0.0));
-    };
-    let limit = options.candidates.max(options.k);
-    let scope = options.documents.as_deref();
-    let mut hits = store.match_chunks(&expr, limit, scope)?;
-    // Too few candidates (a narrow scope, or only very rare words): widen once.
-    if hits.len() < limit && chosen.len() < present.len() {
-        let wider = if scope.is_some() {
-            present.clone()
-        } else {
-            within(ROW_BUDGET * 4)
-        };
-        if wider.len() > chosen.len()
-            && let Some(expr) = query.match_expression(&wider)
-        {
-            hits = store.match_chunks(&expr, limit, scope)?;
-        }
-    }
-    let ids: Vec<i64> = hits.iter().map(|h| h.0).collect();
-    let stored = store.passages(&ids)?;
-    let mut scored: Vec<rank::Scored> = stored
-        .into_iter()
-        .zip(hits.iter().map(|h| h.1))
-        .map(|(p, bm25)| rank::score(&query, &weights, p, bm25))
-        .collect();
-    rank::rank(&mut scored);
-    scored.truncate(options.k);
-    let top = scored.first().map_or(0.0, |s| s.coverage);
-    let passages: Vec<Passage> = scored
-        .into_iter()
-        .enumerate()
-        .map(|(i, s)| into_passage(i + 1, &query, s))
-        .collect();
-    let reason = if passages.is_empty() {
-        Some("no passage contains the question's key words".to_owned())
-    } else if top < options.floor {
-        let matched = &passages[0].matched_terms;
-        let missing: Vec<&str> = query
-            .terms
+    let keyword_top: Vec<i64> = {
+        let mut by_place: Vec<(usize, i64)> = fused
             .iter()
-            .map(|t| t.text.as_str())
-            .filter(|t| !matched.iter().any(|m| m == t))
+            .filter_map(|f| f.ranks.keyword.map(|p| (p, f.chunk_id)))
             .collect();
-        Some(format!(
-            "the closest passages miss key words of the question ({})",
-            missing.join(", ")
-        ))
-    } else {
-        None
+        by_place.sort_unstable();
+        by_place.into_iter().take(5).map(|x| x.1).collect()
     };
-    let mut result = finish(query, passages, reason, top);
-    result.term_weights = weights;
-    Ok(result)
+    let mut fused = fused;
+    fused.truncate(options.k);
+    // Passages the keyword side did not score are read and scored now, only the kept ones.
+    let unscored: Vec<i64> = fused
+        .iter()
+        .map(|f| f.chunk_id)
+        .filter(|id| !by_id.contains_key(id))
+        .collect();
+    for p in store.passages(&unscored)? {
+        by_id.insert(p.chunk_id, rank::score(&query, &weights, p, 0.0));
+    }
+    let passages: Vec<Passage> = fused
+        .into_iter()
+        .filter_map(|f| by_id.remove(&f.chunk_id).map(|s| (f, s)))
+        .enumerate()
+        .map(|(i, (f, s))| into_passage(i + 1, &query, &weights, f, s))
+        .collect();
+    let evidence = outcome::Evidence {
+        coverage: passages.iter().map(|p| p.coverage).fold(0.0, f64::max),
+        sentence_coverage: passages
+            .iter()
+            .map(|p| p.sentence_coverage)
+            .fold(0.0, f64::max),
+        agreement: hits.as_ref().map(|h| {
+            let dense_top: Vec<i64> = h.top.iter().take(5).map(|x| x.0).collect();
+            if keyword_top.is_empty() {
+                0.0
+            } else {
+                keyword_top
+                    .iter()
+                    .filter(|id| dense_top.contains(id))
+                    .count() as f64
+                    / keyword_top.len() as f64
+            }
+        }),
+        standout: hits.as_ref().and_then(|h| {
+            let best = passages
+                .iter()
+                .filter_map(|p| p.why.cosine)
+                .fold(f32::MIN, f32::max);
+            (h.spread > 1e-6 && best > f32::MIN).then(|| f64::from((best - h.mean) / h.spread))
+        }),
+        top_cosine: passages
+            .iter()
+            .filter_map(|p| p.why.cosine)
+            .map(f64::from)
+            .reduce(f64::max),
+    };
+    let (status, reason) = if passages.is_empty() {
+        (
+            Outcome::NotFound,
+            Some("no passage contains the question's key words".to_owned()),
+        )
+    } else {
+        outcome::decide(&evidence, &outcome::Thresholds::with_floor(options.floor))
+    };
+    let top = passages.first().map_or(0.0, |p| p.coverage);
+    Ok(SearchResult {
+        query,
+        status,
+        not_found: status == Outcome::NotFound,
+        not_found_reason: reason,
+        passages,
+        top_coverage: top,
+        term_weights: weights,
+        evidence,
+        retrieval: info,
+        elapsed_ms: started.elapsed().as_secs_f64() * 1e3,
+    })
 }
 
-fn into_passage(n: usize, query: &Query, s: rank::Scored) -> Passage {
+/// How much of a highlight candidate's choice comes from its keyword coverage
+/// (the rest is its vector similarity).
+const HIGHLIGHT_KEYWORD_SHARE: f32 = 0.3;
+
+/// The sentence to highlight: with vectors, the sentence that best joins the vector
+/// evidence with the keyword evidence; without, the keyword side's best sentence.
+fn highlight_range(
+    query: &Query,
+    weights: &[f64],
+    f: &fuse::Fused,
+    s: &rank::Scored,
+) -> (usize, usize) {
+    let text = &s.passage.text;
+    let Some(vector_best) = f.vector_sentence else {
+        return s.best_sentence;
+    };
+    if s.sentence_coverage >= 0.99 || query.terms.is_empty() {
+        return s.best_sentence;
+    }
+    // Between the two candidates, the one whose words cover more of the question wins
+    // unless the vector side's is clearly the line the question is about.
+    let cover = |(s, e): (usize, usize)| -> f32 {
+        let tokens = crate::text::segment::passage_tokens(&text[s..e]);
+        let set: std::collections::HashSet<&str> = tokens.iter().map(String::as_str).collect();
+        rank::coverage(query, weights, &set).0 as f32
+    };
+    let keyword_best = s.best_sentence;
+    let sentence_cos = f.ranks.sentence_cosine.unwrap_or(0.0);
+    let score = |range: (usize, usize), cos: f32| {
+        HIGHLIGHT_KEYWORD_SHARE * cover(range) + (1.0 - HIGHLIGHT_KEYWORD_SHARE) * cos
+    };
+    let keyword_cos = if keyword_best == vector_best {
+        sentence_cos
+    } else {
+        sentence_cos - 0.05
+    };
+    if score(vector_best, sentence_cos) >= score(keyword_best, keyword_cos) {
+        vector_best
+    } else {
+        keyword_best
+    }
+}
+
+fn into_passage(
+    n: usize,
+    query: &Query,
+    weights: &[f64],
+    f: fuse::Fused,
+    s: rank::Scored,
+) -> Passage {
+    let (bs, be) = highlight_range(query, weights, &f, &s);
     let p = s.passage;
-    let (bs, be) = s.best_sentence;
     let before = p.text[..bs].chars().count();
     let len = p.text[bs..be].chars().count();
     Passage {
         n,
         highlight: Highlight::of(&p, before, len, &p.text[bs..be]),
         chunk: p,
-        score: s.score,
+        score: f.ranks.fused,
         bm25: s.bm25,
         coverage: s.coverage,
+        sentence_coverage: s.sentence_coverage,
         matched_terms: query
             .terms
             .iter()
@@ -318,6 +525,7 @@ fn into_passage(n: usize, query: &Query, s: rank::Scored) -> Passage {
             .filter(|(_, f)| **f)
             .map(|(t, _)| t.text.clone())
             .collect(),
+        why: f.ranks,
     }
 }
 
@@ -351,6 +559,8 @@ pub(crate) fn test_passage(n: usize, doc_id: i64, text: &str) -> Passage {
         score: 1.0,
         bm25: 1.0,
         coverage: 1.0,
+        sentence_coverage: 1.0,
         matched_terms: vec![],
+        why: Ranks::default(),
     }
 }

@@ -77,6 +77,7 @@ struct ChunkColumns {
     char_start: i64,
     char_end: i64,
     sha256: String,
+    embed_key: String,
     heading_json: String,
 }
 
@@ -99,6 +100,11 @@ impl NewDocument {
                     char_start: chars[0],
                     char_end: chars[1],
                     sha256: sha256_hex(&ex.text.as_bytes()[chunk.start..chunk.end]),
+                    embed_key: crate::embed::embed_key(
+                        &ex.title,
+                        &chunk.heading_path,
+                        &ex.text[chunk.start..chunk.end],
+                    ),
                     heading_json: serde_json::to_string(&chunk.heading_path)?,
                 })
             })
@@ -411,8 +417,8 @@ fn insert_document(
     }
     let mut chunk_stmt = tx.prepare_cached(
         "INSERT INTO chunks (doc_id, ordinal, heading_path, page_start, page_end, char_start,
-             char_end, token_count, sha256, text)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+             char_end, token_count, sha256, text, embed_key)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )?;
     for (chunk, columns) in chunks.into_iter().zip(chunk_columns) {
         chunk_stmt.execute(params![
@@ -426,6 +432,7 @@ fn insert_document(
             chunk.token_count as i64,
             columns.sha256,
             &ex.text[chunk.start..chunk.end],
+            columns.embed_key,
         ])?;
         index.push(IndexRow {
             chunk_id: tx.last_insert_rowid(),

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Store;
 use crate::Result;
-use crate::answer::{Answer, Status};
+use crate::answer::Answer;
 
 /// One past question.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -18,7 +18,7 @@ pub struct HistoryEntry {
     pub asked_at: i64,
     /// The question.
     pub question: String,
-    /// `answered` or `not_found`.
+    /// `answered`, `uncertain` or `not_found`.
     pub status: String,
     /// +1 helpful, -1 not helpful, none yet.
     pub feedback: Option<i64>,
@@ -27,10 +27,7 @@ pub struct HistoryEntry {
 impl Store {
     /// Records an answer; returns its history id.
     pub fn record_answer(&mut self, answer: &Answer) -> Result<i64> {
-        let status = match answer.status {
-            Status::Answered => "answered",
-            Status::NotFound => "not_found",
-        };
+        let status = answer.status.as_str();
         self.conn.execute(
             "INSERT INTO history (asked_at, question, status, answer) VALUES (?1, ?2, ?3, ?4)",
             params![

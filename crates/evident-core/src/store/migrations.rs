@@ -90,6 +90,40 @@ pub const MIGRATIONS: &[&str] = &[
     r#"
     INSERT INTO chunk_index(chunk_index, rank) VALUES ('hashsize', 4194304);
     "#,
+    // 4: embedding vectors. A model is known by name, width and the vector it gives a
+    // fixed probe text; vectors are keyed by the sha256 of the text embedded (the chunk
+    // text with its title and headings) and the model, so an unchanged chunk is never
+    // embedded twice and two models' vectors are never mixed.
+    // They are a cache like the chunks: rebuilt from the text whenever needed.
+    r#"
+    CREATE TABLE embedding_models (
+        id         INTEGER PRIMARY KEY,
+        name       TEXT NOT NULL,
+        dim        INTEGER NOT NULL CHECK (dim > 0),
+        probe      BLOB NOT NULL,
+        base_url   TEXT NOT NULL,
+        first_seen INTEGER NOT NULL
+    ) STRICT;
+
+    -- Which text a chunk's vectors are of: sha256 of the passage as embedded (its
+    -- document title and heading path, then its text; see `embed::passage_input`).
+    -- Filled on insert; rows from before this migration are filled on open.
+    ALTER TABLE chunks ADD COLUMN embed_key TEXT;
+
+    -- `passage` is the unit vector of the passage as embedded; `sentences` holds one unit
+    -- vector per span of `spans` (JSON [[start, end], ...], byte offsets into the text),
+    -- concatenated; all little-endian f32 of the model's width.
+    CREATE TABLE chunk_vectors (
+        id           INTEGER PRIMARY KEY,
+        model_id     INTEGER NOT NULL REFERENCES embedding_models(id) ON DELETE CASCADE,
+        embed_key    TEXT NOT NULL,
+        passage      BLOB NOT NULL,
+        sentences    BLOB NOT NULL,
+        spans        TEXT NOT NULL,
+        UNIQUE (model_id, embed_key)
+    ) STRICT;
+    CREATE INDEX chunks_embed_key ON chunks(embed_key);
+    "#,
 ];
 
 /// The newest schema version this build understands.

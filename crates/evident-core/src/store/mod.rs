@@ -16,6 +16,7 @@ mod documents;
 mod history;
 mod migrations;
 mod retrieval;
+mod vectors;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -26,6 +27,7 @@ pub use chunks::{ChunkRecord, PageRecord};
 pub use documents::{DocumentRecord, NewDocument, SourceFile, sha256_hex};
 pub use history::HistoryEntry;
 pub use retrieval::StoredPassage;
+pub use vectors::{ChunkVectors, PassageMatrix, PendingChunk, SentenceVectors, VectorCoverage};
 
 use crate::chunk::CHUNKER_VERSION;
 use crate::text::segment::{TOKENIZER_NAME, TOKENIZER_VERSION};
@@ -38,6 +40,8 @@ pub struct Store {
     notices: Vec<String>,
     /// Full-text rows of the open batch not yet in the index.
     pending_index: documents::PendingIndex,
+    /// One model's passage vectors, kept until the database changes.
+    vector_cache: std::sync::Mutex<Option<std::sync::Arc<PassageMatrix>>>,
 }
 
 /// Counts and versions of a database, for `evident stats`.
@@ -98,9 +102,11 @@ impl Store {
             path: path.to_owned(),
             notices: Vec::new(),
             pending_index: Default::default(),
+            vector_cache: Default::default(),
         };
         store.migrate()?;
         store.check_versions()?;
+        store.fill_embed_keys()?;
         // Per-connection view of the index's term statistics, for query planning.
         store.conn.execute_batch(
             "CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunk_vocab

