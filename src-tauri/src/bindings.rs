@@ -9,17 +9,23 @@ use ts_rs::{Config, TS};
 use crate::commands::{
     AppInfo, AskResult, DocumentView, ImportProgress, LayoutNote, PageSpan, Retrieval,
 };
+use crate::embedding::{EmbeddingStatus, ServerCheck};
 use crate::error::CommandError;
 use evident_core::answer::context::Neighbour;
 use evident_core::answer::{Answer, Checked, Context, Source, Status, Timings};
+use evident_core::embed::EmbedReport;
 use evident_core::extract::DocumentKind;
 use evident_core::extract::layout::{
     DocumentLayout, InlineMark, InlineStyle, LayoutBlock, LayoutKind, TableCell,
 };
 use evident_core::grounding::{SentenceVerdict, Support, Verdict};
+use evident_core::import::EmbedOutcome;
 use evident_core::import::{FileReport, ImportSummary, Outcome, RebuildReport};
 use evident_core::search::aliases::AliasWarning;
-use evident_core::search::{Highlight, Passage, Query, SearchResult, Term};
+use evident_core::search::{
+    Evidence, Highlight, Passage, Query, Ranks, RetrievalInfo, RetrievalMode, SearchResult, Term,
+};
+use evident_core::store::VectorCoverage;
 use evident_core::store::{DocumentRecord, HistoryEntry, StoredPassage};
 
 fn decl<T: TS + 'static>(cfg: &Config) -> String {
@@ -69,6 +75,15 @@ pub fn typescript() -> String {
         decl::<Outcome>(&cfg),
         decl::<HistoryEntry>(&cfg),
         decl::<AliasWarning>(&cfg),
+        decl::<Ranks>(&cfg),
+        decl::<Evidence>(&cfg),
+        decl::<RetrievalInfo>(&cfg),
+        decl::<RetrievalMode>(&cfg),
+        decl::<EmbedOutcome>(&cfg),
+        decl::<EmbedReport>(&cfg),
+        decl::<VectorCoverage>(&cfg),
+        decl::<EmbeddingStatus>(&cfg),
+        decl::<ServerCheck>(&cfg),
     ];
     let mut out = String::from(
         "// Generated from the Rust types by src-tauri/src/bindings.rs. Do not edit;\n\

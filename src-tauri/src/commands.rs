@@ -17,6 +17,10 @@ use serde::{Deserialize, Serialize};
 use tauri::{AppHandle, Emitter, Manager, State};
 use tauri_plugin_opener::OpenerExt;
 
+use evident_core::model::OLLAMA_DEFAULT_URL;
+use evident_core::settings::{ServerSettings, Settings};
+
+use crate::embedding::{self, EmbeddingStatus, ServerCheck};
 use crate::error::{CommandError, CommandResult};
 use crate::state::AppState;
 
@@ -30,10 +34,11 @@ pub struct Retrieval {
 }
 
 impl Retrieval {
-    fn options(&self) -> SearchOptions {
+    fn options(&self, state: &AppState) -> SearchOptions {
         SearchOptions {
             k: self.k,
             floor: self.floor,
+            semantic: state.embedding.semantic(),
             ..SearchOptions::default()
         }
     }
@@ -116,12 +121,14 @@ pub enum ImportProgress {
 }
 
 impl ImportProgress {
-    fn of(event: &ImportEvent<'_>) -> Self {
+    fn of(event: &ImportEvent<'_>) -> Option<Self> {
         match event {
-            ImportEvent::Planned { files, .. } => Self::Planned { files: *files },
-            ImportEvent::File(report) => Self::File {
+            ImportEvent::Planned { files, .. } => Some(Self::Planned { files: *files }),
+            ImportEvent::File(report) => Some(Self::File {
                 report: (*report).clone(),
-            },
+            }),
+            // The app embeds in the background afterwards (`embedding-status`).
+            ImportEvent::Embedding(_) => None,
         }
     }
 }
@@ -149,37 +156,132 @@ fn aliases(state: &AppState) -> CommandResult<Aliases> {
     Ok(Aliases::load_with_builtin(&Aliases::path_for(&state.db_path))?.0)
 }
 
-/// Answers a question and records it in the history.
+/// Answers a question and records it in the history. Runs on a blocking thread: with
+/// an embeddings server, the question's vector comes over the network.
 #[tauri::command]
 pub async fn ask(
-    state: State<'_, AppState>,
+    app: AppHandle,
     question: String,
     retrieval: Retrieval,
 ) -> CommandResult<AskResult> {
-    let aliases = aliases(&state)?;
-    state.with_store(|store| {
+    tauri::async_runtime::spawn_blocking(move || {
+        let state = app.state::<AppState>();
+        let aliases = aliases(&state)?;
         let options = AskOptions {
-            search: retrieval.options(),
+            search: retrieval.options(&state),
             ..AskOptions::default()
         };
-        let answer = answer::ask(store, &question, &aliases, &options)?;
-        let history_id = store.record_answer(&answer)?;
-        Ok(AskResult { history_id, answer })
+        state.with_store(|store| {
+            let answer = answer::ask(store, &question, &aliases, &options)?;
+            let history_id = store.record_answer(&answer)?;
+            Ok(AskResult { history_id, answer })
+        })
     })
+    .await
+    .map_err(blocking_error)?
 }
 
 /// Checks any text against the documents: every sentence gets a verdict.
 #[tauri::command]
 pub async fn check_text(
-    state: State<'_, AppState>,
+    app: AppHandle,
     text: String,
     retrieval: Retrieval,
 ) -> CommandResult<Checked> {
-    let aliases = aliases(&state)?;
-    state.with_store(|store| {
+    tauri::async_runtime::spawn_blocking(move || {
+        let state = app.state::<AppState>();
+        let aliases = aliases(&state)?;
+        let options = retrieval.options(&state);
         // Each sentence finds the passages it speaks about and is judged against them.
-        answer::pasted::check_pasted(store, &text, &aliases, &retrieval.options())
+        state.with_store(|store| answer::pasted::check_pasted(store, &text, &aliases, &options))
     })
+    .await
+    .map_err(blocking_error)?
+}
+
+/// Where meaning search stands (settings without the key, embedding progress).
+#[tauri::command]
+pub async fn embedding_status(state: State<'_, AppState>) -> CommandResult<EmbeddingStatus> {
+    Ok(state.embedding.status())
+}
+
+/// Tries an embeddings server without saving anything. An empty `api_key` means the
+/// saved key, if the URL is the one it was saved for.
+#[tauri::command]
+pub async fn test_embedding_server(
+    state: State<'_, AppState>,
+    base_url: String,
+    model: String,
+    api_key: Option<String>,
+) -> CommandResult<ServerCheck> {
+    let settings = new_server_settings(&state, &base_url, &model, api_key.as_deref())?;
+    tauri::async_runtime::spawn_blocking(move || embedding::check_server(&settings))
+        .await
+        .map_err(blocking_error)
+}
+
+/// The models a server answering at Ollama's default address offers, if one does.
+#[tauri::command]
+pub async fn detect_local_server() -> CommandResult<Option<Vec<String>>> {
+    tauri::async_runtime::spawn_blocking(|| {
+        let settings = ServerSettings::updated(None, OLLAMA_DEFAULT_URL, "", None);
+        let check = embedding::check_server(&settings);
+        (!check.models.is_empty()).then_some(check.models)
+    })
+    .await
+    .map_err(blocking_error)
+}
+
+/// Uses an embeddings server from now on, after checking that it works; the
+/// documents are then embedded in the background (`embedding-status`).
+#[tauri::command]
+pub async fn set_embedding_settings(
+    app: AppHandle,
+    base_url: String,
+    model: String,
+    api_key: Option<String>,
+) -> CommandResult<ServerCheck> {
+    let settings = new_server_settings(
+        &app.state::<AppState>(),
+        &base_url,
+        &model,
+        api_key.as_deref(),
+    )?;
+    tauri::async_runtime::spawn_blocking(move || {
+        let check = embedding::check_server(&settings);
+        if check.ok {
+            embedding::save(&app, Some(settings))?;
+        }
+        Ok(check)
+    })
+    .await
+    .map_err(blocking_error)?
+}
+
+/// Turns meaning search off: keyword search only (stored vectors are kept).
+#[tauri::command]
+pub async fn clear_embedding_settings(app: AppHandle) -> CommandResult<()> {
+    // The HTTP client is dropped here, which must not happen on the async runtime.
+    tauri::async_runtime::spawn_blocking(move || embedding::save(&app, None))
+        .await
+        .map_err(blocking_error)?
+}
+
+fn new_server_settings(
+    state: &AppState,
+    base_url: &str,
+    model: &str,
+    api_key: Option<&str>,
+) -> CommandResult<ServerSettings> {
+    let saved = Settings::load(&Settings::path_for(&state.db_path))?.embeddings;
+    // An empty key field keeps the saved key (for the same URL); the UI never sees it.
+    let key = api_key.filter(|k| !k.trim().is_empty());
+    Ok(ServerSettings::updated(
+        saved.as_ref(),
+        base_url,
+        model,
+        key,
+    ))
 }
 
 /// Imported documents.
@@ -208,8 +310,11 @@ pub async fn import_paths(
         // Its own connection: the UI stays free to search while the import writes.
         let mut store = Store::open(&db)?;
         let summary = Importer::new(options).run(&mut store, &inputs, &mut |event| {
-            let _ = app.emit("import-progress", ImportProgress::of(&event));
+            if let Some(progress) = ImportProgress::of(&event) {
+                let _ = app.emit("import-progress", progress);
+            }
         })?;
+        embedding::catch_up(&app);
         Ok(summary)
     })
     .await
@@ -223,11 +328,15 @@ pub async fn rebuild_index(app: AppHandle) -> CommandResult<RebuildReport> {
     let options = ImportOptions::sandboxed()?;
     tauri::async_runtime::spawn_blocking(move || -> CommandResult<RebuildReport> {
         let state = app.state::<AppState>();
-        state.with_file_closed(|db| {
+        let report = state.with_file_closed(|db| {
             import::rebuild(db, &options, &mut |event| {
-                let _ = app.emit("import-progress", ImportProgress::of(&event));
+                if let Some(progress) = ImportProgress::of(&event) {
+                    let _ = app.emit("import-progress", progress);
+                }
             })
-        })
+        })?;
+        embedding::catch_up(&app);
+        Ok(report)
     })
     .await
     .map_err(blocking_error)?

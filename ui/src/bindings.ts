@@ -43,7 +43,7 @@ history_id: number,
 answer: Answer, };
 export type Answer = { 
 /**
- * Answered or not found.
+ * Answered, uncertain (the closest passages, which may not answer it) or not found.
  */
 status: Status, 
 /**
@@ -63,13 +63,21 @@ sentences: Array<SentenceVerdict>,
  */
 notes: Array<string>, 
 /**
- * Why nothing was found, when not found.
+ * Why the answer is uncertain or not found.
  */
 not_found_reason: string | null, 
 /**
  * The retrieved passages, numbered as cited.
  */
 sources: Array<Source>, 
+/**
+ * Whether vectors were used, and why not (answers stored before this have none).
+ */
+retrieval: RetrievalInfo, 
+/**
+ * The signals the outcome was decided from.
+ */
+evidence: Evidence, 
 /**
  * What fit in the context budget.
  */
@@ -78,7 +86,7 @@ context: Context,
  * Time spent.
  */
 timings_ms: Timings, };
-export type Status = "answered" | "not_found";
+export type Status = "answered" | "uncertain" | "not_found";
 export type SentenceVerdict = { 
 /**
  * The sentence without its citation markers.
@@ -203,7 +211,11 @@ in_context: boolean,
  * The question's key words found in the passage, as the question spells them
  * (for marking them in the snippet; answers stored before this field have none).
  */
-matched_terms: Array<string>, };
+matched_terms: Array<string>, 
+/**
+ * Why it ranked here: its places in the keyword and vector rankings.
+ */
+why: Ranks, };
 export type Highlight = { 
 /**
  * Char offset in the document text.
@@ -311,26 +323,37 @@ export type SearchResult = {
  */
 query: Query, 
 /**
- * True when no passage clears the relevance floor: the documents do not answer
- * the question, and `passages` are only related.
+ * Whether the passages answer the question, may not, or nothing is relevant.
+ */
+status: Status, 
+/**
+ * True when nothing relevant was found (`status` is `not_found`).
  */
 not_found: boolean, 
 /**
- * Why nothing was found, in words for the user.
+ * Why the outcome is not `answered`, in words for the user.
  */
 not_found_reason: string | null, 
 /**
- * Passages, best first (related ones when `not_found`).
+ * Passages, best first (the closest ones when not answered).
  */
 passages: Array<Passage>, 
 /**
- * Best passage's coverage of the question's key terms (what the floor judges).
+ * Best passage's coverage of the question's key terms.
  */
 top_coverage: number, 
 /**
  * IDF weight of each key term (same order as `query.terms`).
  */
 term_weights: Array<number>, 
+/**
+ * The signals the outcome was decided from.
+ */
+evidence: Evidence, 
+/**
+ * Whether vectors were used, and why not.
+ */
+retrieval: RetrievalInfo, 
 /**
  * Milliseconds spent.
  */
@@ -357,9 +380,17 @@ bm25: number,
  */
 coverage: number, 
 /**
+ * The same share for its best sentence.
+ */
+sentence_coverage: number, 
+/**
  * Key terms of the question found in the passage.
  */
 matched_terms: Array<string>, 
+/**
+ * Its places in the keyword and vector rankings, and the fused score.
+ */
+why: Ranks, 
 /**
  * Chunk id.
  */
@@ -681,7 +712,11 @@ files: Array<FileReport>,
 /**
  * Wall-clock time.
  */
-elapsed_ms: number, };
+elapsed_ms: number, 
+/**
+ * Embedding of the new chunks, when an embeddings server is set up.
+ */
+embedding: EmbedOutcome | null, };
 export type RebuildReport = { 
 /**
  * Source paths found in the old database.
@@ -795,7 +830,7 @@ asked_at: number,
  */
 question: string, 
 /**
- * `answered` or `not_found`.
+ * `answered`, `uncertain` or `not_found`.
  */
 status: string, 
 /**
@@ -811,3 +846,160 @@ line: number,
  * What is wrong.
  */
 reason: string, };
+export type Ranks = { 
+/**
+ * Place in the keyword (BM25 + coverage) ranking, 1-based.
+ */
+keyword: number | null, 
+/**
+ * Place in the whole-passage vector ranking.
+ */
+passage_vector: number | null, 
+/**
+ * Place in the best-sentence vector ranking.
+ */
+sentence_vector: number | null, 
+/**
+ * Cosine of the passage's vector with the question's.
+ */
+cosine: number | null, 
+/**
+ * Cosine of its best sentence with the question.
+ */
+sentence_cosine: number | null, 
+/**
+ * The fused score the passages are ordered by.
+ */
+fused: number, };
+export type Evidence = { 
+/**
+ * Best keyword coverage of the question among the returned passages (0..1).
+ */
+coverage: number, 
+/**
+ * Best coverage by a single sentence among them (0..1).
+ */
+sentence_coverage: number, 
+/**
+ * Share of the keyword side's top 5 that the vector side also has in its top 5.
+ */
+agreement: number | null, 
+/**
+ * Best passage similarity above the library's mean, in standard deviations.
+ */
+standout: number | null, 
+/**
+ * Best cosine among the returned passages (reported, not decided on).
+ */
+top_cosine: number | null, };
+export type RetrievalInfo = { 
+/**
+ * What ranked the passages: `keyword`, `hybrid` or `vector`.
+ */
+used: string, 
+/**
+ * The embedding model, when vectors were used.
+ */
+model: string | null, 
+/**
+ * Why search was keyword-only, in words for the user.
+ */
+note: string | null, 
+/**
+ * Milliseconds the server took to embed the question.
+ */
+embed_ms: number, };
+export type RetrievalMode = "hybrid" | "keyword" | "dense";
+export type EmbedOutcome = { 
+/**
+ * What the pass did, when it ran to the end.
+ */
+report: EmbedReport | null, 
+/**
+ * Why it stopped, in words for the user.
+ */
+error: string | null, };
+export type EmbedReport = { 
+/**
+ * The model's name.
+ */
+model: string, 
+/**
+ * Vector width.
+ */
+dim: number, 
+/**
+ * Chunk texts embedded in this pass.
+ */
+embedded_now: number, 
+/**
+ * Where the index stands afterwards.
+ */
+coverage: VectorCoverage, 
+/**
+ * Whether the pass stopped early because it was asked to.
+ */
+cancelled: boolean, 
+/**
+ * Vectors of chunk texts no longer in the index that were deleted.
+ */
+pruned: number, 
+/**
+ * Seconds spent.
+ */
+seconds: number, };
+export type VectorCoverage = { 
+/**
+ * Chunks with a vector of the model.
+ */
+embedded: number, 
+/**
+ * Chunks in the index.
+ */
+total: number, };
+export type EmbeddingStatus = { 
+/**
+ * `off` (no server set up), `embedding`, `ready` or `error`.
+ */
+state: string, 
+/**
+ * The server's base URL.
+ */
+base_url: string | null, 
+/**
+ * The model name.
+ */
+model: string | null, 
+/**
+ * Whether an API key is saved for this URL (the key itself never leaves Rust).
+ */
+has_key: boolean, 
+/**
+ * Passages with a vector of the model.
+ */
+embedded: number, 
+/**
+ * Passages in the index.
+ */
+total: number, 
+/**
+ * What went wrong, or what search does meanwhile, in words for the user.
+ */
+message: string | null, };
+export type ServerCheck = { 
+/**
+ * Whether the model answered with usable vectors.
+ */
+ok: boolean, 
+/**
+ * The models the server lists (for picking one).
+ */
+models: Array<string>, 
+/**
+ * The model's vector width, when it answered.
+ */
+dim: number | null, 
+/**
+ * What went wrong, in words for the user.
+ */
+message: string | null, };

@@ -12,11 +12,13 @@ import type {
   CommandError,
   DocumentRecord,
   DocumentView,
+  EmbeddingStatus,
   HistoryEntry,
   ImportProgress,
   ImportSummary,
   RebuildReport,
   Retrieval,
+  ServerCheck,
 } from "./bindings";
 
 /// A command's failure, with the `{code, message}` the shell sends.
@@ -60,6 +62,15 @@ export const ipc = {
   setFeedback: (id: number, feedback: number | null) => call<null>("set_feedback", { id, feedback }),
   getAliases: () => call<string>("get_aliases"),
   setAliases: (text: string) => call<AliasWarning[]>("set_aliases", { text }),
+  embeddingStatus: () => call<EmbeddingStatus>("embedding_status"),
+  testEmbeddingServer: (baseUrl: string, model: string, apiKey: string | null) =>
+    call<ServerCheck>("test_embedding_server", { baseUrl, model, apiKey }),
+  detectLocalServer: () => call<string[] | null>("detect_local_server"),
+  setEmbeddingSettings: (baseUrl: string, model: string, apiKey: string | null) =>
+    call<ServerCheck>("set_embedding_settings", { baseUrl, model, apiKey }),
+  clearEmbeddingSettings: () => call<null>("clear_embedding_settings"),
+  onEmbeddingStatus: (handler: (s: EmbeddingStatus) => void): Promise<UnlistenFn> =>
+    listen<EmbeddingStatus>("embedding-status", (e) => handler(e.payload)),
   onImportProgress: (handler: (p: ImportProgress) => void): Promise<UnlistenFn> =>
     listen<ImportProgress>("import-progress", (e) => handler(e.payload)),
 };

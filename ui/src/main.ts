@@ -60,7 +60,7 @@ async function start(): Promise<void> {
     showError(e);
     return null;
   });
-  const retrieval: Retrieval = loadRetrieval(info?.defaults ?? { k: 5, floor: 0.4 });
+  const retrieval: Retrieval = loadRetrieval(info?.defaults ?? { k: 5, floor: 0.46 });
   const viewer = new SourceViewer(showError);
   const ask = new AskPage(viewer, () => retrieval, showError, showStatus);
   const library = new LibraryPage(showError, () => {

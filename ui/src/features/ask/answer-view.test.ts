@@ -20,6 +20,7 @@ function source(n: number, text: string): Source {
     score: 1,
     in_context: true,
     matched_terms: [],
+    why: { keyword: n, passage_vector: null, sentence_vector: null, cosine: null, sentence_cosine: null, fused: 1 },
   };
 }
 
@@ -38,6 +39,8 @@ function answer(overrides: Partial<Answer> = {}): Answer {
     sources: [source(1, "单笔报销超过20,000元的，须经分管副总经理审批。"), source(2, "<script>window.pwned = true</script><img src=x onerror=alert(1)>")],
     context: { budget_tokens: 1500, used_tokens: 10, included: [1, 2], neighbours: [], truncated: [] },
     timings_ms: { search: 1, compose: 1, ground: 1, total: 3 },
+    retrieval: { used: "keyword", model: null, note: null, embed_ms: 0 },
+    evidence: { coverage: 0.8, sentence_coverage: 0.8, agreement: null, standout: null, top_cosine: null },
     ...overrides,
   };
 }
@@ -81,5 +84,33 @@ describe("renderAnswer", () => {
     expect(el.querySelector("[data-testid=not-found]")?.textContent).toContain("the closest passages miss key words");
     expect(el.querySelectorAll("[data-testid=answer-sentence]")).toHaveLength(0);
     expect(el.querySelectorAll("[data-testid=source]")).toHaveLength(2);
+  });
+
+  it("marks an uncertain answer as such, above its sentences", () => {
+    const el = renderAnswer(answer({ status: "uncertain", not_found_reason: "they may not answer your question" }), {
+      onCite: () => {},
+    });
+    const banner = el.querySelector("[data-testid=uncertain]");
+    expect(banner?.getAttribute("role")).toBe("status");
+    expect(banner?.textContent).toContain("they may not answer your question");
+    expect(el.classList.contains("uncertain-state")).toBe(true);
+    expect(el.querySelectorAll("[data-testid=answer-sentence]")).toHaveLength(3);
+  });
+
+  it("says when search was keyword-only, and why", () => {
+    const note = "no embeddings server is set up; keyword search only";
+    const el = renderAnswer(answer({ retrieval: { used: "keyword", model: null, note, embed_ms: 0 } }), { onCite: () => {} });
+    expect(el.querySelector("[data-testid=retrieval-note]")?.textContent).toContain(note);
+  });
+
+  it("explains a passage's ranks only when meaning search took part", () => {
+    const hybrid = source(1, "单笔报销超过20,000元的，须经分管副总经理审批。");
+    hybrid.why = { keyword: null, passage_vector: 2, sentence_vector: 1, cosine: 0.9, sentence_cosine: 0.93, fused: 0.1742 };
+    const el = renderAnswer(answer({ sources: [hybrid, source(2, "其他")] }), { onCite: () => {} });
+    const why = el.querySelectorAll("[data-testid=why]");
+    expect(why).toHaveLength(1);
+    expect(why[0]?.textContent).toContain("#2");
+    expect(why[0]?.textContent).toContain("0.1742");
+    expect(why[0]?.textContent).toContain("—");
   });
 });

@@ -1,7 +1,7 @@
 // An answer as the user sees it: sentences with verdicts and citation chips, notes,
 // or the honest "not found" state; then the source list.
 
-import type { Answer, Source } from "../../bindings";
+import type { Answer, Ranks, Source } from "../../bindings";
 import { renderSentence } from "../../components/sentences";
 import { h } from "../../dom";
 import { pageLabel, t } from "../../i18n";
@@ -30,6 +30,30 @@ function snippet(s: Source): HTMLElement {
   );
 }
 
+/// Why a passage ranked where it did: its place in the keyword and meaning rankings.
+/// Only shown when meaning search took part (keyword-only ranks say nothing new).
+export function renderWhy(why: Ranks | undefined): HTMLElement | null {
+  if (!why || (why.passage_vector === null && why.sentence_vector === null)) return null;
+  const place = (n: number | null) => (n === null ? t("notRanked") : `#${n}`);
+  return h(
+    "details",
+    { class: "why", testid: "why" },
+    h("summary", {}, t("whyPassage")),
+    h(
+      "dl",
+      {},
+      h("dt", {}, t("rankKeyword")),
+      h("dd", {}, place(why.keyword)),
+      h("dt", {}, t("rankPassageVector")),
+      h("dd", {}, place(why.passage_vector)),
+      h("dt", {}, t("rankSentenceVector")),
+      h("dd", {}, place(why.sentence_vector)),
+      h("dt", {}, t("fusedScore")),
+      h("dd", {}, why.fused.toFixed(4)),
+    ),
+  );
+}
+
 export function renderSources(sources: Source[], handlers: AnswerHandlers): HTMLElement {
   return h(
     "ol",
@@ -53,6 +77,7 @@ export function renderSources(sources: Source[], handlers: AnswerHandlers): HTML
           s.in_context ? null : h("span", { class: "source-note" }, t("truncated")),
           snippet(s),
         ),
+        renderWhy(s.why),
       ),
     ),
   );
@@ -64,10 +89,15 @@ export function renderAnswer(answer: Answer, handlers: AnswerHandlers): HTMLElem
     const s = byN.get(n);
     if (s) handlers.onCite(s);
   };
+  // Why search was keyword-only (no server, embedding not done, server down).
+  const note = answer.retrieval?.note
+    ? h("p", { class: "retrieval-note", testid: "retrieval-note" }, `${t("keywordOnly")}: ${answer.retrieval.note}`)
+    : null;
   if (answer.status === "not_found") {
     return h(
       "section",
       { class: "answer not-found-state", testid: "answer", attrs: { "aria-live": "polite" } },
+      note,
       h(
         "div",
         { class: "not-found", testid: "not-found", attrs: { role: "status" } },
@@ -79,9 +109,20 @@ export function renderAnswer(answer: Answer, handlers: AnswerHandlers): HTMLElem
       renderSources(answer.sources, handlers),
     );
   }
+  const uncertain = answer.status === "uncertain";
   return h(
     "section",
-    { class: "answer", testid: "answer", attrs: { "aria-live": "polite" } },
+    { class: uncertain ? "answer uncertain-state" : "answer", testid: "answer", attrs: { "aria-live": "polite" } },
+    note,
+    uncertain
+      ? h(
+          "div",
+          { class: "uncertain", testid: "uncertain", attrs: { role: "status" } },
+          h("span", { class: "verdict-icon", attrs: { "aria-hidden": "true" } }, "?"),
+          h("strong", {}, t("uncertain")),
+          answer.not_found_reason ? h("span", { class: "reason" }, answer.not_found_reason) : null,
+        )
+      : null,
     h("p", { class: "answer-text" }, ...answer.sentences.map((s) => renderSentence(s, cite))),
     ...answer.notes.map((n) => h("p", { class: "note", attrs: { role: "note" } }, n)),
     h("h3", {}, t("sources")),

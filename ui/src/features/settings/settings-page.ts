@@ -5,6 +5,7 @@ import { h } from "../../dom";
 import { lang, setLang, t, type Lang } from "../../i18n";
 import { ipc } from "../../ipc";
 import { saveRetrieval } from "../../settings";
+import { EmbeddingsSection } from "./embeddings-section";
 
 export class SettingsPage {
   readonly element: HTMLElement;
@@ -41,6 +42,7 @@ export class SettingsPage {
       h("h2", {}, t("retrieval")),
       h("label", {}, t("topK"), k),
       h("label", {}, t("floor"), floor),
+      new EmbeddingsSection(onError).element,
       h("label", { class: "aliases-label" }, t("aliases"), this.aliases),
       h("button", { attrs: { type: "button" }, on: { click: () => void this.saveAliases() } }, t("save")),
       this.aliasStatus,

@@ -1,0 +1,265 @@
+//! The app's embeddings server: its settings, and the background pass that keeps every
+//! passage embedded, reported through the `embedding-status` event.
+//!
+//! The pass runs on its own thread with its own database connection, so questions are
+//! answered (keyword-only, saying why) while it works. It starts when the app opens,
+//! after an import or a rebuild, and when the settings change; a newer pass makes an
+//! older one stop at its next step.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use evident_core::model::{Embedder, ModelServer};
+use evident_core::search::Semantic;
+use evident_core::settings::{ServerSettings, Settings};
+use evident_core::store::Store;
+use serde::Serialize;
+use tauri::{AppHandle, Emitter, Manager};
+
+use crate::error::CommandResult;
+use crate::state::AppState;
+
+/// Where meaning search stands, as the Settings page and the Ask page show it.
+#[derive(Debug, Clone, Default, Serialize, ts_rs::TS)]
+pub struct EmbeddingStatus {
+    /// `off` (no server set up), `embedding`, `ready` or `error`.
+    pub state: String,
+    /// The server's base URL.
+    pub base_url: Option<String>,
+    /// The model name.
+    pub model: Option<String>,
+    /// Whether an API key is saved for this URL (the key itself never leaves Rust).
+    pub has_key: bool,
+    /// Passages with a vector of the model.
+    pub embedded: usize,
+    /// Passages in the index.
+    pub total: usize,
+    /// What went wrong, or what search does meanwhile, in words for the user.
+    pub message: Option<String>,
+}
+
+/// The embeddings side of the app's state.
+#[derive(Default)]
+pub struct EmbeddingState {
+    semantic: Mutex<Option<Semantic>>,
+    status: Mutex<EmbeddingStatus>,
+    generation: AtomicU64,
+}
+
+impl EmbeddingState {
+    /// The server searches use, if one is set up.
+    pub fn semantic(&self) -> Option<Semantic> {
+        self.semantic
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// The current status.
+    pub fn status(&self) -> EmbeddingStatus {
+        self.status
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    fn set_status(&self, app: &AppHandle, status: EmbeddingStatus) {
+        *self.status.lock().unwrap_or_else(PoisonError::into_inner) = status.clone();
+        let _ = app.emit("embedding-status", status);
+    }
+}
+
+fn off_status() -> EmbeddingStatus {
+    EmbeddingStatus {
+        state: "off".into(),
+        ..Default::default()
+    }
+}
+
+/// Reads the settings beside the database and starts a pass (or reports `off`).
+pub fn start(app: &AppHandle) {
+    let state = app.state::<AppState>();
+    let settings = Settings::load(&Settings::path_for(&state.db_path));
+    match settings {
+        Ok(s) => apply(app, s.embeddings),
+        Err(e) => {
+            let status = EmbeddingStatus {
+                state: "error".into(),
+                message: Some(e.to_string()),
+                ..Default::default()
+            };
+            state.embedding.set_status(app, status);
+        }
+    }
+}
+
+/// Uses `settings` from now on and starts a pass that embeds what is missing.
+pub fn apply(app: &AppHandle, settings: Option<ServerSettings>) {
+    let state = app.state::<AppState>();
+    let embedding = &state.embedding;
+    let generation = embedding.generation.fetch_add(1, Ordering::SeqCst) + 1;
+    let Some(settings) = settings else {
+        *embedding
+            .semantic
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = None;
+        embedding.set_status(app, off_status());
+        return;
+    };
+    let base = EmbeddingStatus {
+        state: "embedding".into(),
+        base_url: Some(settings.base_url.clone()),
+        model: Some(settings.model.clone()),
+        has_key: settings.api_key.is_some(),
+        ..Default::default()
+    };
+    let server = match ModelServer::new(settings.config()) {
+        Ok(s) => Arc::new(s),
+        Err(e) => {
+            *embedding
+                .semantic
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner) = None;
+            let status = EmbeddingStatus {
+                state: "error".into(),
+                message: Some(e.to_string()),
+                ..base
+            };
+            embedding.set_status(app, status);
+            return;
+        }
+    };
+    *embedding
+        .semantic
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner) =
+        Some(Semantic(server.clone() as Arc<dyn Embedder>));
+    embedding.set_status(app, base.clone());
+    let app = app.clone();
+    let db = state.db_path.clone();
+    let spawned = std::thread::Builder::new()
+        .name("embedding".into())
+        .spawn(move || run_pass(&app, &db, server.as_ref(), generation, base));
+    if let Err(e) = spawned {
+        eprintln!("Evident: cannot start the embedding thread: {e}");
+    }
+}
+
+/// Starts another pass with the current settings (after an import or a rebuild).
+pub fn catch_up(app: &AppHandle) {
+    let state = app.state::<AppState>();
+    if state.embedding.semantic().is_some() {
+        start(app);
+    }
+}
+
+fn run_pass(
+    app: &AppHandle,
+    db: &std::path::Path,
+    server: &ModelServer,
+    generation: u64,
+    base: EmbeddingStatus,
+) {
+    let state = app.state::<AppState>();
+    let embedding = &state.embedding;
+    let current = || embedding.generation.load(Ordering::SeqCst) == generation;
+    let result = Store::open(db).and_then(|mut store| {
+        evident_core::embed::embed_missing(&mut store, server, &mut |p| {
+            if !current() {
+                return false;
+            }
+            let status = EmbeddingStatus {
+                embedded: p.embedded,
+                total: p.total,
+                message: (p.embedded < p.total)
+                    .then(|| "keyword search only until every passage is embedded".to_owned()),
+                ..base.clone()
+            };
+            embedding.set_status(app, status);
+            true
+        })
+    });
+    if !current() {
+        return;
+    }
+    let status = match result {
+        Ok(report) => EmbeddingStatus {
+            state: if report.coverage.embedded >= report.coverage.total {
+                "ready"
+            } else {
+                "embedding"
+            }
+            .into(),
+            embedded: report.coverage.embedded,
+            total: report.coverage.total,
+            ..base
+        },
+        Err(e) => {
+            let previous = embedding.status();
+            EmbeddingStatus {
+                state: "error".into(),
+                embedded: previous.embedded,
+                total: previous.total,
+                message: Some(format!("{e}. Keyword search works meanwhile.")),
+                ..base
+            }
+        }
+    };
+    embedding.set_status(app, status);
+}
+
+/// What a connection test found.
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+pub struct ServerCheck {
+    /// Whether the model answered with usable vectors.
+    pub ok: bool,
+    /// The models the server lists (for picking one).
+    pub models: Vec<String>,
+    /// The model's vector width, when it answered.
+    pub dim: Option<usize>,
+    /// What went wrong, in words for the user.
+    pub message: Option<String>,
+}
+
+/// Tries a server: lists its models and, when a model is named, embeds the probe text.
+/// Blocking: call it off the async runtime.
+pub fn check_server(settings: &ServerSettings) -> ServerCheck {
+    let failed = |message: String, models: Vec<String>| ServerCheck {
+        ok: false,
+        models,
+        dim: None,
+        message: Some(message),
+    };
+    let server = match ModelServer::new(settings.config()) {
+        Ok(s) => s,
+        Err(e) => return failed(e.to_string(), Vec::new()),
+    };
+    let models = match server.models() {
+        Ok(m) => m,
+        Err(e) if e.status == Some(404) => Vec::new(),
+        Err(e) => return failed(e.to_string(), Vec::new()),
+    };
+    if settings.model.trim().is_empty() {
+        return failed("pick a model".into(), models);
+    }
+    match server.identity() {
+        Ok(id) => ServerCheck {
+            ok: true,
+            models,
+            dim: Some(id.dim),
+            message: None,
+        },
+        Err(e) => failed(e.to_string(), models),
+    }
+}
+
+/// Saves new settings (checked first: a server that does not work is not saved).
+pub fn save(app: &AppHandle, settings: Option<ServerSettings>) -> CommandResult<()> {
+    let state = app.state::<AppState>();
+    let path = Settings::path_for(&state.db_path);
+    let mut all = Settings::load(&path)?;
+    all.embeddings = settings.clone();
+    all.save(&path)?;
+    apply(app, settings);
+    Ok(())
+}

@@ -1,0 +1,163 @@
+// Settings → meaning search: the embeddings server (address, model, optional key), a
+// connection test, the background embedding's progress, and an offer to use a model
+// server that already answers at Ollama's default address.
+
+import type { EmbeddingStatus } from "../../bindings";
+import { h, replace } from "../../dom";
+import { t } from "../../i18n";
+import { ipc } from "../../ipc";
+
+const OLLAMA_URL = "http://127.0.0.1:11434/v1";
+
+/// The one line that says where meaning search stands.
+export function statusText(s: EmbeddingStatus): string {
+  const model = s.model ?? "";
+  switch (s.state) {
+    case "ready":
+      return t("embeddingsReady", { model, total: s.total });
+    case "embedding":
+      return t("embeddingsProgress", { model, embedded: s.embedded, total: s.total });
+    case "error":
+      return t("embeddingsError", { message: s.message ?? "" });
+    default:
+      return t("embeddingsOff");
+  }
+}
+
+export class EmbeddingsSection {
+  readonly element: HTMLElement;
+  private readonly url: HTMLInputElement;
+  private readonly model: HTMLInputElement;
+  private readonly models: HTMLDataListElement;
+  private readonly key: HTMLInputElement;
+  private readonly statusLine: HTMLElement;
+  private readonly progress: HTMLProgressElement;
+  private readonly result: HTMLElement;
+  private readonly offer: HTMLElement;
+
+  constructor(private readonly onError: (e: unknown) => void) {
+    this.url = h("input", { testid: "embed-url", attrs: { type: "url", placeholder: OLLAMA_URL, spellcheck: false } });
+    this.models = h("datalist", { attrs: { id: "embedding-models" } });
+    this.model = h("input", {
+      testid: "embed-model",
+      attrs: { type: "text", list: "embedding-models", placeholder: "bge-m3", spellcheck: false },
+    });
+    this.key = h("input", { attrs: { type: "password", autocomplete: "off" } });
+    this.statusLine = h("p", { class: "status-line", testid: "embed-status", attrs: { role: "status", "aria-live": "polite" } });
+    this.progress = h("progress", { attrs: { hidden: true, max: 1, value: 0 } });
+    this.result = h("p", { class: "hint", attrs: { role: "status" } });
+    this.offer = h("div", { class: "hint", attrs: { hidden: true } });
+    const button = (label: string, testid: string, run: () => Promise<void>) =>
+      h("button", { testid, attrs: { type: "button" }, on: { click: () => void run() } }, label);
+    this.element = h(
+      "section",
+      { class: "embeddings", attrs: { "aria-label": t("embeddings") } },
+      h("h2", {}, t("embeddings")),
+      h("p", { class: "hint" }, t("embeddingsHint")),
+      this.statusLine,
+      this.progress,
+      this.offer,
+      h("label", {}, t("serverUrl"), this.url),
+      h("label", {}, t("modelName"), this.model, this.models),
+      h("label", {}, t("apiKey"), this.key),
+      h(
+        "div",
+        { class: "actions" },
+        button(t("testConnection"), "embed-test", () => this.test()),
+        button(t("useServer"), "embed-save", () => this.save()),
+        button(t("turnOff"), "embed-off", () => this.turnOff()),
+      ),
+      this.result,
+    );
+    void ipc.embeddingStatus().then((s) => {
+      this.show(s);
+      this.url.value = s.base_url ?? "";
+      this.model.value = s.model ?? "";
+      if (s.state === "off") void this.detect();
+    }, onError);
+    void ipc.onEmbeddingStatus((s) => this.show(s));
+  }
+
+  private show(s: EmbeddingStatus): void {
+    this.statusLine.textContent = statusText(s);
+    this.statusLine.classList.toggle("error", s.state === "error");
+    this.key.placeholder = s.has_key ? t("apiKeySaved") : "";
+    const running = s.state === "embedding" && s.total > 0;
+    this.progress.hidden = !running;
+    if (running) {
+      this.progress.max = s.total;
+      this.progress.value = s.embedded;
+    }
+  }
+
+  private fields(): [string, string, string | null] {
+    return [this.url.value.trim() || OLLAMA_URL, this.model.value.trim(), this.key.value || null];
+  }
+
+  private fillModels(models: string[]): void {
+    replace(this.models, ...models.map((m) => h("option", { attrs: { value: m } })));
+  }
+
+  private async test(): Promise<void> {
+    try {
+      const check = await ipc.testEmbeddingServer(...this.fields());
+      this.fillModels(check.models);
+      this.result.textContent = check.ok ? t("connectionOk", { dim: check.dim ?? 0 }) : (check.message ?? "");
+    } catch (e) {
+      this.onError(e);
+    }
+  }
+
+  private async save(): Promise<void> {
+    try {
+      const check = await ipc.setEmbeddingSettings(...this.fields());
+      this.fillModels(check.models);
+      this.result.textContent = check.ok ? t("connectionOk", { dim: check.dim ?? 0 }) : (check.message ?? "");
+      if (check.ok) {
+        this.key.value = "";
+        this.offer.hidden = true;
+      }
+    } catch (e) {
+      this.onError(e);
+    }
+  }
+
+  private async turnOff(): Promise<void> {
+    try {
+      await ipc.clearEmbeddingSettings();
+      this.result.textContent = "";
+    } catch (e) {
+      this.onError(e);
+    }
+  }
+
+  /// Offers a server that answers at Ollama's default address, with its models.
+  private async detect(): Promise<void> {
+    const models = await ipc.detectLocalServer().catch(() => null);
+    if (!models?.length) return;
+    this.fillModels(models);
+    const pick = h("select", { attrs: { "aria-label": t("modelName") } }, ...models.map((m) => h("option", { attrs: { value: m } }, m)));
+    replace(
+      this.offer,
+      t("localServerFound", { url: OLLAMA_URL }),
+      " ",
+      pick,
+      " ",
+      h(
+        "button",
+        {
+          attrs: { type: "button" },
+          on: {
+            click: () => {
+              this.url.value = OLLAMA_URL;
+              this.model.value = pick.value;
+              void this.save();
+            },
+          },
+        },
+        t("useIt"),
+      ),
+    );
+    this.offer.hidden = false;
+  }
+}
