@@ -385,7 +385,7 @@ pub fn search(r: &evident_core::search::SearchResult, json: bool) -> anyhow::Res
         SearchOutcome::Uncertain => {
             writeln!(
                 out,
-                "Uncertain: {}.",
+                "Uncertain: these are the closest passages; they may not answer your question ({}).",
                 r.not_found_reason.as_deref().unwrap_or_default()
             )?;
         }
@@ -514,7 +514,7 @@ pub fn answer(a: &evident_core::answer::Answer, json: bool) -> anyhow::Result<()
             if a.status == evident_core::answer::Status::Uncertain {
                 writeln!(
                     out,
-                    "UNCERTAIN — {}.\n",
+                    "UNCERTAIN — these are the closest passages; they may not answer your question ({}).\n",
                     a.not_found_reason.as_deref().unwrap_or_default()
                 )?;
             }

@@ -68,6 +68,21 @@ fn a_server_down_at_import_is_caught_up_by_embed_and_then_search_is_hybrid() {
     );
     assert!(report["embedded_now"].as_u64().unwrap_or(0) > 0);
 
+    // A rebuild keeps the vectors (keyed by the text embedded) and leaves no WAL behind.
+    let vectors = common::count(&db, "SELECT count(*) FROM chunk_vectors");
+    let out = evident(&db, &["rebuild", "--no-embed"]);
+    assert!(out.status.success(), "rebuild: {}", stderr(&out));
+    assert_eq!(
+        common::count(&db, "SELECT count(*) FROM chunk_vectors"),
+        vectors
+    );
+    let out = evident(&db, &["rebuild", "--no-embed"]);
+    assert!(
+        out.status.success(),
+        "a second rebuild works too: {}",
+        stderr(&out)
+    );
+
     let q = "我花了三万块招待客户，这笔钱要谁批准才能报？";
     let s = json(&db, &["search", q, "--json"]);
     assert_eq!(s["retrieval"]["used"], "hybrid", "{}", s["retrieval"]);

@@ -371,3 +371,33 @@ fn an_api_key_is_sent_as_a_bearer_token_only_when_set() {
     let seen = seen.lock().expect("lock").clone();
     assert_eq!(seen, [Some("Bearer sk-test".to_owned()), None]);
 }
+
+#[test]
+fn a_connection_sees_vectors_that_another_connection_embedded() {
+    // The app answers on one connection while the embedding pass writes on another.
+    let e5 = E5Server::start();
+    let model = server(&e5.url, E5_MODEL);
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Opened before anything is imported, as the app's own connection is.
+    let reader = Store::open(&dir.path().join("db.sqlite3")).expect("store opens");
+    let q = "我花了三万块招待客户，这笔钱要谁批准才能报？";
+    let empty = search(&reader, q, &Aliases::builtin(), &options(&model)).expect("runs");
+    assert!(empty.passages.is_empty());
+    drop(imported(&dir, None));
+    let before = search(&reader, q, &Aliases::builtin(), &options(&model)).expect("runs");
+    assert_eq!(before.retrieval.used, "keyword");
+    let mut writer = Store::open(&dir.path().join("db.sqlite3")).expect("second connection");
+    let mut steps = 0;
+    embed_missing(&mut writer, model.as_ref(), &mut |p| {
+        steps += 1;
+        if steps == 2 && p.embedded < p.total {
+            // A question asked halfway through sees a partial index: keyword only.
+            let midway = search(&reader, q, &Aliases::builtin(), &options(&model)).expect("runs");
+            assert_eq!(midway.retrieval.used, "keyword", "{:?}", midway.retrieval);
+        }
+        true
+    })
+    .expect("embeds");
+    let after = search(&reader, q, &Aliases::builtin(), &options(&model)).expect("runs");
+    assert_eq!(after.retrieval.used, "hybrid", "{:?}", after.retrieval);
+}

@@ -53,7 +53,7 @@ pub fn prepare(
     };
     let Some(model_id) = store.find_model(&identity)? else {
         return Ok(Err(format!(
-            "your documents are not embedded with {} yet; keyword search only until that is done (`evident embed`)",
+            "your documents are not embedded with {} yet; keyword search only until they are",
             identity.name
         )));
     };
@@ -61,7 +61,7 @@ pub fn prepare(
     if matrix.missing > 0 {
         let total = matrix.missing + matrix.chunk_ids.len();
         return Ok(Err(format!(
-            "{} of {total} passages are embedded with {}; keyword search only until the rest are (`evident embed`)",
+            "{} of {total} passages are embedded with {}; keyword search only until the rest are",
             matrix.chunk_ids.len(),
             identity.name
         )));

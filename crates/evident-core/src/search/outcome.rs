@@ -123,12 +123,7 @@ pub fn decide(e: &Evidence, t: &Thresholds) -> (Outcome, Option<String>) {
         } else {
             "the closest passages share only some of the question's key words"
         };
-        (
-            Outcome::Uncertain,
-            Some(format!(
-                "these are the closest passages; they may not answer your question ({why})"
-            )),
-        )
+        (Outcome::Uncertain, Some(why.to_owned()))
     } else {
         (
             Outcome::NotFound,

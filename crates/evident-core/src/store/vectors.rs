@@ -238,13 +238,12 @@ impl Store {
         let Some(path) = other.to_str() else {
             return Ok(0);
         };
-        let uri = format!(
-            "file:{}?mode=ro",
-            path.replace('?', "%3f").replace('#', "%23")
-        );
+        // A plain (read-write) attachment: a read-only one cannot remove the old
+        // database's WAL files when it is detached, and a rebuild refuses to replace a
+        // database whose WAL file is still there.
         if self
             .conn
-            .execute("ATTACH DATABASE ?1 AS old", [uri.as_str()])
+            .execute("ATTACH DATABASE ?1 AS old", [path])
             .is_err()
         {
             return Ok(0);

@@ -80,6 +80,7 @@ export class EmbeddingsSection {
 
   private show(s: EmbeddingStatus): void {
     this.statusLine.textContent = statusText(s);
+    this.statusLine.dataset.state = s.state;
     this.statusLine.classList.toggle("error", s.state === "error");
     this.key.placeholder = s.has_key ? t("apiKeySaved") : "";
     const running = s.state === "embedding" && s.total > 0;
