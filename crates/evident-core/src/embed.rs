@@ -13,11 +13,14 @@ use serde::Serialize;
 
 use crate::Result;
 use crate::model::{Embedder, InputKind};
-use crate::store::{ChunkVectors, Store, VectorCoverage};
+use crate::store::{ChunkVectors, PendingChunk, Store, VectorCoverage};
 use crate::text::sentence::split_units;
 
 /// Chunk texts embedded per transaction (and per progress report).
 const CHUNKS_PER_STEP: usize = 8;
+/// Chunk texts looked up at once: finding what is missing scans the whole index, so it
+/// is done once per page, not once per step.
+const CHUNKS_PER_PAGE: usize = 256;
 /// Sentences shorter than this (in chars) are embedded with the next one: a lone
 /// "第十条" or "1." says nothing on its own.
 const MIN_SENTENCE_CHARS: usize = 6;
@@ -104,6 +107,33 @@ pub struct EmbedReport {
     pub seconds: f64,
 }
 
+/// The vectors of one step's chunks: a passage vector and one per sentence each.
+fn embed_step(embedder: &dyn Embedder, pending: &[PendingChunk]) -> Result<Vec<ChunkVectors>> {
+    let passages: Vec<String> = pending
+        .iter()
+        .map(|c| passage_input(&c.title, &c.heading_path, &c.text))
+        .collect();
+    let mut inputs: Vec<&str> = Vec::new();
+    let mut layout = Vec::with_capacity(pending.len());
+    for (chunk, passage) in pending.iter().zip(&passages) {
+        let spans = sentence_spans(&chunk.text);
+        inputs.push(passage);
+        inputs.extend(spans.iter().map(|&(s, e)| &chunk.text[s..e]));
+        layout.push(spans);
+    }
+    let mut vectors = embedder.embed(&inputs, InputKind::Passage)?.into_iter();
+    Ok(pending
+        .iter()
+        .zip(layout)
+        .map(|(chunk, spans)| ChunkVectors {
+            embed_key: chunk.embed_key.clone(),
+            passage: vectors.next().unwrap_or_default(),
+            sentences: vectors.by_ref().take(spans.len()).collect(),
+            spans,
+        })
+        .collect())
+}
+
 /// Embeds every chunk text of `store` that has no vector of `embedder`'s model yet.
 /// `progress` is called after every step; returning `false` stops the pass (what was
 /// stored so far stays). A server failure stops the pass with that error, keeping
@@ -122,44 +152,27 @@ pub fn embed_missing(
         embedded: coverage.embedded,
         total: coverage.total,
     });
-    while !cancelled {
-        let pending = store.chunks_missing_vectors(model_id, CHUNKS_PER_STEP)?;
-        if pending.is_empty() {
+    'pages: while !cancelled {
+        let page = store.chunks_missing_vectors(model_id, CHUNKS_PER_PAGE)?;
+        if page.is_empty() {
             break;
         }
-        let passages: Vec<String> = pending
-            .iter()
-            .map(|c| passage_input(&c.title, &c.heading_path, &c.text))
-            .collect();
-        let mut inputs: Vec<&str> = Vec::new();
-        let mut layout = Vec::with_capacity(pending.len());
-        for (chunk, passage) in pending.iter().zip(&passages) {
-            let spans = sentence_spans(&chunk.text);
-            inputs.push(passage);
-            inputs.extend(spans.iter().map(|&(s, e)| &chunk.text[s..e]));
-            layout.push(spans);
-        }
-        let vectors = embedder.embed(&inputs, InputKind::Passage)?;
-        let mut vectors = vectors.into_iter();
-        let mut rows = Vec::with_capacity(pending.len());
-        for (chunk, spans) in pending.iter().zip(layout) {
-            let passage = vectors.next().unwrap_or_default();
-            let sentences: Vec<Vec<f32>> = vectors.by_ref().take(spans.len()).collect();
-            rows.push(ChunkVectors {
-                embed_key: chunk.embed_key.clone(),
-                passage,
-                spans,
-                sentences,
+        for pending in page.chunks(CHUNKS_PER_STEP) {
+            let rows = embed_step(embedder, pending)?;
+            store.put_vectors(model_id, &rows)?;
+            embedded_now += rows.len();
+            coverage.embedded += pending.iter().map(|c| c.chunks).sum::<usize>();
+            cancelled = !progress(EmbedProgress {
+                embedded: coverage.embedded.min(coverage.total),
+                total: coverage.total,
             });
+            if cancelled {
+                break 'pages;
+            }
         }
-        store.put_vectors(model_id, &rows)?;
-        embedded_now += rows.len();
-        coverage = store.vector_coverage(model_id)?;
-        cancelled = !progress(EmbedProgress {
-            embedded: coverage.embedded,
-            total: coverage.total,
-        });
     }
+    // Counted again at the end: an import may have changed the index meanwhile.
+    let coverage = store.vector_coverage(model_id)?;
     let pruned = if cancelled { 0 } else { store.prune_vectors()? };
     Ok(EmbedReport {
         model: identity.name,

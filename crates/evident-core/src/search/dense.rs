@@ -20,14 +20,11 @@ use crate::store::{PassageMatrix, SentenceVectors, Store};
 /// ranks low as a whole (40th, 80th) and first by its best sentence.
 pub const DENSE_CANDIDATES: usize = 100;
 
-/// A model that is ready to search with: its id in the store and the question's vector.
+/// A model that is ready to search with: its passage matrix (which knows the model's
+/// id and width) and the question's vector.
 pub struct Ready {
-    /// The model's id in the store.
-    pub model_id: i64,
     /// Its name, for messages.
     pub model: String,
-    /// Vector width.
-    pub dim: usize,
     /// The question's unit vector.
     pub question: Vec<f32>,
     /// The passage matrix.
@@ -77,9 +74,7 @@ pub fn prepare(
         Err(e) => return Ok(Err(format!("{e}; keyword search only"))),
     };
     Ok(Ok(Ready {
-        model_id,
         model: identity.name,
-        dim: identity.dim,
         question: vector,
         matrix,
         embed_ms: started.elapsed().as_secs_f64() * 1e3,
@@ -160,13 +155,4 @@ pub fn best_sentence(
         .enumerate()
         .map(|(i, &span)| (span, dot(&vectors.data[i * dim..(i + 1) * dim], question)))
         .max_by(|a, b| a.1.total_cmp(&b.1))
-}
-
-/// Sentence vectors for these candidates.
-pub fn sentences(
-    store: &Store,
-    ready: &Ready,
-    ids: &[i64],
-) -> Result<HashMap<i64, SentenceVectors>> {
-    store.sentence_vectors(ready.model_id, ready.dim, ids)
 }

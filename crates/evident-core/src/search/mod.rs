@@ -303,7 +303,9 @@ pub fn search(
     let weights = lexical.weights.clone();
     // Each candidate: its keyword scores when the keyword side had it, its ranks.
     let mut by_id: HashMap<i64, rank::Scored> = HashMap::new();
-    let (fused, hits): (Vec<fuse::Fused>, Option<dense::DenseHits>) = match &ready {
+    // With vectors: the vector side's hits and how far its top 5 agree with the keyword
+    // side's top 5.
+    let (fused, vectors): (Vec<fuse::Fused>, Option<(dense::DenseHits, f64)>) = match &ready {
         None => {
             if let Some(reason) = &lexical.empty_reason {
                 let mut result = finish(query, info, reason);
@@ -371,19 +373,23 @@ pub fn search(
                     }),
             );
             let ids: Vec<i64> = candidates.iter().map(|c| c.chunk_id).collect();
-            let sentences = dense::sentences(store, ready, &ids)?;
-            let fused = fuse::fuse(&candidates, &sentences, &ready.question, ready.dim);
+            let (model_id, dim) = (ready.matrix.model_id, ready.matrix.dim);
+            let sentences = store.sentence_vectors(model_id, dim, &ids)?;
+            let fused = fuse::fuse(&candidates, &sentences, &ready.question, dim);
             by_id.extend(keyword.into_iter().map(|s| (s.passage.chunk_id, s)));
-            (fused, Some(hits))
+            let keyword_top = &keyword_ids[..keyword_ids.len().min(5)];
+            let agreement = if keyword_top.is_empty() {
+                0.0
+            } else {
+                let dense_top = &hits.top[..hits.top.len().min(5)];
+                keyword_top
+                    .iter()
+                    .filter(|id| dense_top.iter().any(|(d, _)| d == *id))
+                    .count() as f64
+                    / keyword_top.len() as f64
+            };
+            (fused, Some((hits, agreement)))
         }
-    };
-    let keyword_top: Vec<i64> = {
-        let mut by_place: Vec<(usize, i64)> = fused
-            .iter()
-            .filter_map(|f| f.ranks.keyword.map(|p| (p, f.chunk_id)))
-            .collect();
-        by_place.sort_unstable();
-        by_place.into_iter().take(5).map(|x| x.1).collect()
     };
     let mut fused = fused;
     fused.truncate(options.k);
@@ -408,19 +414,8 @@ pub fn search(
             .iter()
             .map(|p| p.sentence_coverage)
             .fold(0.0, f64::max),
-        agreement: hits.as_ref().map(|h| {
-            let dense_top: Vec<i64> = h.top.iter().take(5).map(|x| x.0).collect();
-            if keyword_top.is_empty() {
-                0.0
-            } else {
-                keyword_top
-                    .iter()
-                    .filter(|id| dense_top.contains(id))
-                    .count() as f64
-                    / keyword_top.len() as f64
-            }
-        }),
-        standout: hits.as_ref().and_then(|h| {
+        agreement: vectors.as_ref().map(|v| v.1),
+        standout: vectors.as_ref().and_then(|(h, _)| {
             let best = passages
                 .iter()
                 .filter_map(|p| p.why.cosine)
@@ -456,46 +451,38 @@ pub fn search(
     })
 }
 
-/// How much of a highlight candidate's choice comes from its keyword coverage
-/// (the rest is its vector similarity).
-const HIGHLIGHT_KEYWORD_SHARE: f32 = 0.3;
+/// How much more of the question's key terms the keyword side's best sentence must
+/// cover before it is highlighted instead of the vector side's best sentence.
+const KEYWORD_SENTENCE_LEAD: f32 = 0.35 / 3.0;
 
-/// The sentence to highlight: with vectors, the sentence that best joins the vector
-/// evidence with the keyword evidence; without, the keyword side's best sentence.
+/// The sentence to highlight: without vectors, the keyword side's best sentence; with
+/// them, the vector side's best sentence unless the keyword side's covers clearly more
+/// of the question (or all of it).
 fn highlight_range(
     query: &Query,
     weights: &[f64],
     f: &fuse::Fused,
     s: &rank::Scored,
 ) -> (usize, usize) {
-    let text = &s.passage.text;
+    let keyword_best = s.best_sentence;
     let Some(vector_best) = f.vector_sentence else {
-        return s.best_sentence;
+        return keyword_best;
     };
     if s.sentence_coverage >= 0.99 || query.terms.is_empty() {
-        return s.best_sentence;
+        return keyword_best;
     }
-    // Between the two candidates, the one whose words cover more of the question wins
-    // unless the vector side's is clearly the line the question is about.
-    let cover = |(s, e): (usize, usize)| -> f32 {
-        let tokens = crate::text::segment::passage_tokens(&text[s..e]);
+    if vector_best == keyword_best {
+        return vector_best;
+    }
+    let cover = |(start, end): (usize, usize)| -> f32 {
+        let tokens = crate::text::segment::passage_tokens(&s.passage.text[start..end]);
         let set: std::collections::HashSet<&str> = tokens.iter().map(String::as_str).collect();
         rank::coverage(query, weights, &set).0 as f32
     };
-    let keyword_best = s.best_sentence;
-    let sentence_cos = f.ranks.sentence_cosine.unwrap_or(0.0);
-    let score = |range: (usize, usize), cos: f32| {
-        HIGHLIGHT_KEYWORD_SHARE * cover(range) + (1.0 - HIGHLIGHT_KEYWORD_SHARE) * cos
-    };
-    let keyword_cos = if keyword_best == vector_best {
-        sentence_cos
-    } else {
-        sentence_cos - 0.05
-    };
-    if score(vector_best, sentence_cos) >= score(keyword_best, keyword_cos) {
-        vector_best
-    } else {
+    if cover(keyword_best) - cover(vector_best) > KEYWORD_SENTENCE_LEAD {
         keyword_best
+    } else {
+        vector_best
     }
 }
 

@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use rusqlite::{OptionalExtension, params, params_from_iter};
+use rusqlite::{params, params_from_iter};
 
 use super::Store;
 use super::documents::now;
@@ -29,6 +29,8 @@ pub struct PendingChunk {
     pub heading_path: Vec<String>,
     /// The chunk text.
     pub text: String,
+    /// How many chunks share this text (copies of a document): its vectors cover them all.
+    pub chunks: usize,
 }
 
 /// The vectors of one chunk.
@@ -178,12 +180,13 @@ impl Store {
     /// order (so progress follows the import order).
     pub fn chunks_missing_vectors(&self, model_id: i64, limit: usize) -> Result<Vec<PendingChunk>> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT c.embed_key, d.title, c.heading_path, c.text FROM chunks c
+            "SELECT c.embed_key, d.title, c.heading_path, c.text, g.n
+             FROM (SELECT min(c2.id) AS id, count(*) AS n FROM chunks c2
+                   WHERE NOT EXISTS (SELECT 1 FROM chunk_vectors v
+                                     WHERE v.model_id = ?1 AND v.embed_key = c2.embed_key)
+                   GROUP BY c2.embed_key) g
+             JOIN chunks c ON c.id = g.id
              JOIN documents d ON d.id = c.doc_id
-             WHERE c.id IN (SELECT min(c2.id) FROM chunks c2
-                            WHERE NOT EXISTS (SELECT 1 FROM chunk_vectors v
-                                              WHERE v.model_id = ?1 AND v.embed_key = c2.embed_key)
-                            GROUP BY c2.embed_key)
              ORDER BY c.id LIMIT ?2",
         )?;
         let rows = stmt.query_map(params![model_id, limit as i64], |r| {
@@ -193,6 +196,7 @@ impl Store {
                 title: r.get(1)?,
                 heading_path: serde_json::from_str(&heading).unwrap_or_default(),
                 text: r.get(3)?,
+                chunks: r.get::<_, i64>(4)? as usize,
             })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -358,17 +362,5 @@ impl Store {
             }
         }
         Ok(out)
-    }
-
-    /// The name of a stored model.
-    pub fn model_name(&self, model_id: i64) -> Result<Option<String>> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT name FROM embedding_models WHERE id = ?1",
-                [model_id],
-                |r| r.get(0),
-            )
-            .optional()?)
     }
 }
