@@ -120,7 +120,8 @@ export function renderAnswer(answer: Answer, handlers: AnswerHandlers): HTMLElem
           { class: "uncertain", testid: "uncertain", attrs: { role: "status" } },
           h("span", { class: "verdict-icon", attrs: { "aria-hidden": "true" } }, "?"),
           h("strong", {}, t("uncertain")),
-          answer.not_found_reason ? h("span", { class: "reason" }, answer.not_found_reason) : null,
+          // The core's reason is in English; the same reason, from the evidence, in the UI's language.
+          h("span", { class: "reason" }, answer.evidence?.agreement === 0 ? t("uncertainDisagree") : t("uncertainFewWords")),
         )
       : null,
     h("p", { class: "answer-text" }, ...answer.sentences.map((s) => renderSentence(s, cite))),
