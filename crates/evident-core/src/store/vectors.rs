@@ -59,6 +59,10 @@ pub struct PassageMatrix {
     pub doc_ids: Vec<i64>,
     /// Row-major vectors, `chunk_ids.len() × dim`.
     pub data: Vec<f32>,
+    /// The same rows in 8 bits per component, for the first pass of a scan.
+    pub codes: Vec<i8>,
+    /// Scale of each row of `codes`.
+    pub scales: Vec<f32>,
     /// Chunks that have no vector of this model yet.
     pub missing: usize,
     /// (data_version, total_changes) when loaded.
@@ -69,6 +73,14 @@ impl PassageMatrix {
     /// The vector of row `i`.
     pub fn row(&self, i: usize) -> &[f32] {
         &self.data[i * self.dim..(i + 1) * self.dim]
+    }
+
+    /// The 8-bit codes of row `i` and their scale.
+    pub fn codes(&self, i: usize) -> (&[i8], f32) {
+        (
+            &self.codes[i * self.dim..(i + 1) * self.dim],
+            self.scales[i],
+        )
     }
 }
 
@@ -307,6 +319,8 @@ impl Store {
             chunk_ids: Vec::new(),
             doc_ids: Vec::new(),
             data: Vec::new(),
+            codes: Vec::new(),
+            scales: Vec::new(),
             missing: 0,
             stamp,
         };
@@ -316,6 +330,9 @@ impl Store {
                 Some(v) if v.len() == dim => {
                     matrix.chunk_ids.push(row.get(0)?);
                     matrix.doc_ids.push(row.get(2)?);
+                    let (codes, scale) = vector::quantize(&v);
+                    matrix.codes.extend_from_slice(&codes);
+                    matrix.scales.push(scale);
                     matrix.data.extend_from_slice(&v);
                 }
                 _ => matrix.missing += 1,
