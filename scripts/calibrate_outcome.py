@@ -31,7 +31,7 @@ def decide(e, answer_coverage, relevant_coverage):
     """outcome.rs `decide`, line for line."""
     agreement = e.get("agreement")
     agreed = agreement is None or agreement > 0.0
-    if e["coverage"] >= answer_coverage and agreed:
+    if e["coverage"] >= answer_coverage and agreed and not e.get("unmentioned"):
         return "answered"
     relevant = e["coverage"] >= relevant_coverage or (agreement is not None and agreement > 0.0)
     return "uncertain" if relevant else "not_found"

@@ -891,7 +891,11 @@ standout: number | null,
 /**
  * Best cosine among the returned passages (reported, not decided on).
  */
-top_cosine: number | null, };
+top_cosine: number | null, 
+/**
+ * Names in the question (places, organisations) that no document mentions.
+ */
+unmentioned: Array<string>, };
 export type RetrievalInfo = { 
 /**
  * What ranked the passages: `keyword`, `hybrid` or `vector`.

@@ -117,6 +117,29 @@ fn a_question_the_documents_do_not_answer_is_not_found_with_related_passages() {
 }
 
 #[test]
+fn a_place_the_documents_never_mention_makes_an_answer_uncertain() {
+    let dir = tmp();
+    let store = index(dir.path());
+    let q = "我在深圳上班，单笔报销超过多少需要分管副总审批？";
+    let answer = ask(&store, q, &Aliases::default(), &AskOptions::default()).expect("ask runs");
+    assert_eq!(answer.status, Status::Uncertain, "{}", answer.text);
+    assert_eq!(answer.evidence.unmentioned, ["深圳"]);
+    assert!(
+        answer
+            .not_found_reason
+            .as_deref()
+            .is_some_and(|r| r.contains("深圳")),
+        "{:?}",
+        answer.not_found_reason
+    );
+    assert!(
+        answer.sentences.iter().any(|s| s.text.contains("20,000")),
+        "the closest passages are still shown: {}",
+        answer.text
+    );
+}
+
+#[test]
 fn failure_modes_are_answers_not_errors() {
     let dir = tmp();
     // The empty index.

@@ -280,6 +280,7 @@ pub fn search(
         return Ok(finish(query, info, "no documents are imported yet"));
     }
     let lexical = lexical::candidates(store, &query, n, options)?;
+    let unmentioned = unmentioned_names(store, &query.text)?;
     let ready = match (&options.semantic, options.mode) {
         (_, RetrievalMode::Keyword) => None,
         (None, RetrievalMode::Dense) => {
@@ -427,6 +428,7 @@ pub fn search(
             .filter_map(|p| p.why.cosine)
             .map(f64::from)
             .reduce(f64::max),
+        unmentioned,
     };
     let (status, reason) = if passages.is_empty() {
         (
@@ -449,6 +451,22 @@ pub fn search(
         retrieval: info,
         elapsed_ms: started.elapsed().as_secs_f64() * 1e3,
     })
+}
+
+/// Names in the question (see [`crate::text::segment::proper_names`]) of which some
+/// word occurs in no passage of the library, as typed.
+fn unmentioned_names(store: &Store, question: &str) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    for name in crate::text::segment::proper_names(question) {
+        let mut missing = false;
+        for token in &name.tokens {
+            missing |= store.document_frequency(token)? == 0;
+        }
+        if missing {
+            out.push(name.text);
+        }
+    }
+    Ok(out)
 }
 
 /// How much more of the question's key terms the keyword side's best sentence must

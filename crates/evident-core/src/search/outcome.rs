@@ -11,6 +11,10 @@
 //!   passage (and the best single sentence) holds;
 //! * **agreement**: whether the keyword and vector rankings put the same passages near
 //!   the top;
+//! * **names the documents never mention**: a question about 深圳 or New York City
+//!   asked of documents that name neither cannot be answered with confidence from them,
+//!   however much else matches (the national minimum-wage rule is not Shenzhen's
+//!   amount). Such a question is at best `uncertain`, and the reason names the place.
 //! * **standout**: how far the best passage's similarity lies above the library's
 //!   average, in standard deviations. It is reported with every result, but it did not
 //!   separate answerable from unanswerable questions on the calibration split (it
@@ -62,6 +66,9 @@ pub struct Evidence {
     pub standout: Option<f64>,
     /// Best cosine among the returned passages (reported, not decided on).
     pub top_cosine: Option<f64>,
+    /// Names in the question (places, organisations) that no document mentions.
+    #[serde(default)]
+    pub unmentioned: Vec<String>,
 }
 
 /// Where the outcome's lines are drawn.
@@ -106,7 +113,8 @@ impl Default for Thresholds {
 /// * `answered`: the best passage holds enough of the question's key terms, and, when
 ///   vectors took part, the keyword and vector rankings share a passage in their top 5
 ///   (a keyword match that meaning search finds nowhere near the top is a coincidence
-///   of words).
+///   of words), and every place or organisation the question names occurs in the
+///   documents.
 /// * `not_found`: almost none of the key terms anywhere, and no agreement either.
 /// * `uncertain`: everything between.
 ///
@@ -114,11 +122,15 @@ impl Default for Thresholds {
 pub fn decide(e: &Evidence, t: &Thresholds) -> (Outcome, Option<String>) {
     let agreed = e.agreement.is_some_and(|a| a > 0.0);
     let vectors = e.agreement.is_some();
-    if e.coverage >= t.answer_coverage && (agreed || !vectors) {
+    let unmentioned = (!e.unmentioned.is_empty())
+        .then(|| format!("your documents never mention {}", e.unmentioned.join(", ")));
+    if e.coverage >= t.answer_coverage && (agreed || !vectors) && unmentioned.is_none() {
         return (Outcome::Answered, None);
     }
     if e.coverage >= t.relevant_coverage || agreed {
-        let why = if vectors && !agreed {
+        let why = if let Some(why) = unmentioned {
+            return (Outcome::Uncertain, Some(why));
+        } else if vectors && !agreed {
             "keyword and meaning search disagree on which passages fit"
         } else {
             "the closest passages share only some of the question's key words"
@@ -168,5 +180,22 @@ mod tests {
             "agreement alone makes a passage relevant"
         );
         assert_eq!(decide(&evidence(0.05, Some(0.0)), &t).0, Outcome::NotFound);
+    }
+
+    #[test]
+    fn a_name_the_documents_never_mention_caps_the_answer_at_uncertain() {
+        let t = Thresholds::default();
+        let e = Evidence {
+            unmentioned: vec!["深圳".into()],
+            ..evidence(0.9, Some(0.6))
+        };
+        let (o, why) = decide(&e, &t);
+        assert_eq!(o, Outcome::Uncertain);
+        assert_eq!(why.as_deref(), Some("your documents never mention 深圳"));
+        let nothing = Evidence {
+            unmentioned: vec!["深圳".into()],
+            ..evidence(0.0, Some(0.0))
+        };
+        assert_eq!(decide(&nothing, &t).0, Outcome::NotFound);
     }
 }

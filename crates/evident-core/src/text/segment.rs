@@ -82,6 +82,75 @@ pub fn query_terms(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// A name in a question (a place, an organisation, a product): how it reads, and its
+/// words in index form.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Name {
+    /// As typed.
+    pub text: String,
+    /// Its words as the index stores them.
+    pub tokens: Vec<String>,
+}
+
+/// Proper names in `text`: Chinese words that jieba's dictionary tags as places (`ns`)
+/// or organisations (`nt`), and runs of capitalised English words that do not merely
+/// start a sentence ("New York City", "MacBook", but not "Can" in "Can I ...").
+///
+/// A question about a place or body the documents never mention cannot be answered
+/// with confidence from them, whatever else matches (see `search::outcome`).
+pub fn proper_names(text: &str) -> Vec<Name> {
+    let mut names: Vec<Name> = Vec::new();
+    let prepared = prepare(&nfkc(text));
+    for tag in JIEBA.tag(&prepared, false) {
+        if matches!(tag.tag, "ns" | "nt")
+            && tag.word.chars().any(super::normalize::is_cjk)
+            && let Some(token) = index_form(tag.word)
+        {
+            names.push(Name {
+                text: tag.word.to_owned(),
+                tokens: vec![token],
+            });
+        }
+    }
+    let mut run: Vec<&str> = Vec::new();
+    let mut sentence_start = true;
+    let flush = |run: &mut Vec<&str>, names: &mut Vec<Name>| {
+        if !run.is_empty() {
+            names.push(Name {
+                text: run.join(" "),
+                tokens: run.iter().filter_map(|w| term_form(w)).collect(),
+            });
+            run.clear();
+        }
+    };
+    let folded = nfkc(text);
+    for piece in folded.split_inclusive(|c: char| !(c.is_ascii_alphanumeric() || c == '\'')) {
+        let word = piece.trim_end_matches(|c: char| !(c.is_ascii_alphanumeric() || c == '\''));
+        let end = &piece[word.len()..];
+        let capitalised = word.starts_with(|c: char| c.is_ascii_uppercase())
+            && word.len() > 1
+            && !word.contains('\'');
+        if capitalised && !sentence_start {
+            run.push(word);
+        } else if !word.is_empty() {
+            flush(&mut run, &mut names);
+        }
+        if !word.is_empty() || end.chars().any(super::normalize::is_cjk) {
+            sentence_start = false;
+        }
+        if !end.trim_matches(' ').is_empty() {
+            flush(&mut run, &mut names);
+        }
+        if end.contains(['.', '?', '!', ':', '\n', '。', '？', '！', '：']) {
+            sentence_start = true;
+        }
+    }
+    flush(&mut run, &mut names);
+    names.retain(|n| !n.tokens.is_empty());
+    names.dedup();
+    names
+}
+
 /// Index tokens of `text` as a list (see [`index_tokens`]); for matching a question's
 /// words against a passage already in memory.
 pub fn passage_tokens(text: &str) -> Vec<String> {
@@ -218,6 +287,28 @@ pub fn warm_up() {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn proper_names_are_places_bodies_and_capitalised_runs() {
+        let names = |q: &str| -> Vec<String> {
+            super::proper_names(q).into_iter().map(|n| n.text).collect()
+        };
+        assert_eq!(
+            names("我在深圳上班，现在当地的最低工资标准是多少？"),
+            ["深圳"]
+        );
+        assert_eq!(
+            names("What's the per diem for a TTS trip to New York City? Can I claim it?"),
+            ["TTS", "New York City"]
+        );
+        assert_eq!(
+            names("Can I take leave? Does it count?"),
+            Vec::<String>::new()
+        );
+        assert_eq!(names("我想去New York出差"), ["New York"]);
+        let york = super::proper_names("a trip to New York");
+        assert_eq!(york[0].tokens, ["new", "york"]);
+    }
+
     use super::*;
 
     fn tokens(s: &str) -> Vec<String> {

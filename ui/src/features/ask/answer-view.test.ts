@@ -40,7 +40,7 @@ function answer(overrides: Partial<Answer> = {}): Answer {
     context: { budget_tokens: 1500, used_tokens: 10, included: [1, 2], neighbours: [], truncated: [] },
     timings_ms: { search: 1, compose: 1, ground: 1, total: 3 },
     retrieval: { used: "keyword", model: null, note: null, embed_ms: 0 },
-    evidence: { coverage: 0.8, sentence_coverage: 0.8, agreement: null, standout: null, top_cosine: null },
+    evidence: { coverage: 0.8, sentence_coverage: 0.8, agreement: null, standout: null, top_cosine: null, unmentioned: [] },
     ...overrides,
   };
 }
@@ -95,6 +95,12 @@ describe("renderAnswer", () => {
     expect(banner?.textContent).toContain("they may not answer your question");
     expect(el.classList.contains("uncertain-state")).toBe(true);
     expect(el.querySelectorAll("[data-testid=answer-sentence]")).toHaveLength(3);
+  });
+
+  it("names the places the documents never mention as the reason for doubt", () => {
+    const evidence = { coverage: 0.9, sentence_coverage: 0.5, agreement: 0.6, standout: null, top_cosine: null, unmentioned: ["New York City"] };
+    const el = renderAnswer(answer({ status: "uncertain", evidence }), { onCite: () => {} });
+    expect(el.querySelector("[data-testid=uncertain] .reason")?.textContent).toContain("New York City");
   });
 
   it("says when search was keyword-only, and why", () => {

@@ -4,7 +4,7 @@
 import type { Answer, Ranks, Source } from "../../bindings";
 import { renderSentence } from "../../components/sentences";
 import { h } from "../../dom";
-import { pageLabel, t } from "../../i18n";
+import { lang, pageLabel, t } from "../../i18n";
 import { markTerms } from "./terms";
 
 export interface AnswerHandlers {
@@ -121,7 +121,7 @@ export function renderAnswer(answer: Answer, handlers: AnswerHandlers): HTMLElem
           h("span", { class: "verdict-icon", attrs: { "aria-hidden": "true" } }, "?"),
           h("strong", {}, t("uncertain")),
           // The core's reason is in English; the same reason, from the evidence, in the UI's language.
-          h("span", { class: "reason" }, answer.evidence?.agreement === 0 ? t("uncertainDisagree") : t("uncertainFewWords")),
+          h("span", { class: "reason" }, uncertainReason(answer)),
         )
       : null,
     h("p", { class: "answer-text" }, ...answer.sentences.map((s) => renderSentence(s, cite))),
@@ -129,4 +129,11 @@ export function renderAnswer(answer: Answer, handlers: AnswerHandlers): HTMLElem
     h("h3", {}, t("sources")),
     renderSources(answer.sources, handlers),
   );
+}
+
+/** Why an answer is only uncertain, from its evidence, in the UI's language (mirrors `outcome::decide`). */
+function uncertainReason(answer: Answer): string {
+  const unmentioned = answer.evidence?.unmentioned ?? [];
+  if (unmentioned.length > 0) return t("uncertainUnmentioned", { names: unmentioned.join(lang() === "en" ? ", " : "、") });
+  return answer.evidence?.agreement === 0 ? t("uncertainDisagree") : t("uncertainFewWords");
 }
