@@ -64,7 +64,7 @@ fn imports_the_samples_and_reimporting_is_a_no_op() {
     assert!(
         texts
             .iter()
-            .any(|t| t.contains("单笔报销超过20,000元的,须经分管副总经理审批。")),
+            .any(|t| t.contains("单笔报销超过20,000元的，须经分管副总经理审批。")),
         "{texts:?}"
     );
     for c in chunks.as_array().expect("chunks") {

@@ -6,6 +6,11 @@
 //! embed`, or the app in the background) picks up exactly the chunk texts that have no
 //! vector of the current model. A different model (another name, width or probe vector)
 //! is a new model: its vectors are made from scratch and never compared with another's.
+//!
+//! What a model reads is folded (NFKC) like everything else used for matching: the
+//! documents are stored as written, but `２０，０００` and `20,000` are one text to
+//! search (and to the XLM-R tokenizers of e5 and bge-m3, which fold it themselves). A
+//! vector therefore does not change when only the display form of a text does.
 
 use std::time::Instant;
 
@@ -66,11 +71,12 @@ pub fn passage_input(title: &str, heading_path: &[String], text: &str) -> String
             place.push(part);
         }
     }
-    if place.is_empty() {
+    let input = if place.is_empty() {
         text.to_owned()
     } else {
         format!("{}\n{text}", place.join(" > "))
-    }
+    };
+    crate::text::normalize::nfkc(&input)
 }
 
 /// The key of a chunk's vectors: sha256 of [`passage_input`].
@@ -113,14 +119,19 @@ fn embed_step(embedder: &dyn Embedder, pending: &[PendingChunk]) -> Result<Vec<C
         .iter()
         .map(|c| passage_input(&c.title, &c.heading_path, &c.text))
         .collect();
-    let mut inputs: Vec<&str> = Vec::new();
+    let mut owned: Vec<String> = Vec::new();
     let mut layout = Vec::with_capacity(pending.len());
     for (chunk, passage) in pending.iter().zip(&passages) {
         let spans = sentence_spans(&chunk.text);
-        inputs.push(passage);
-        inputs.extend(spans.iter().map(|&(s, e)| &chunk.text[s..e]));
+        owned.push(passage.clone());
+        owned.extend(
+            spans
+                .iter()
+                .map(|&(s, e)| crate::text::normalize::nfkc(&chunk.text[s..e])),
+        );
         layout.push(spans);
     }
+    let inputs: Vec<&str> = owned.iter().map(String::as_str).collect();
     let mut vectors = embedder.embed(&inputs, InputKind::Passage)?.into_iter();
     Ok(pending
         .iter()
@@ -202,7 +213,8 @@ mod tests {
         let heading = vec!["劳动法".to_owned(), "第七章 女职工特殊保护".to_owned()];
         assert_eq!(
             passage_input("劳动法", &heading, "第六十条 ……"),
-            "劳动法 > 第七章 女职工特殊保护\n第六十条 ……"
+            "劳动法 > 第七章 女职工特殊保护\n第六十条 ......",
+            "what the model reads is folded like every matching form"
         );
         assert_eq!(passage_input(" ", &[], "text"), "text");
         assert_ne!(

@@ -9,7 +9,7 @@ use regex::Regex;
 
 use super::layout::{BlockStyle, ByteMark, InlineStyle, LayoutKind};
 use super::{Block, BlockKind, Extracted, PageSpan};
-use crate::text::normalize::{join_lines_into, nfkc};
+use crate::text::normalize::join_lines_into;
 
 static TEMPLATE_TAG: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?s)\{%.*?%\}|\{\{[<%].*?[>%]\}\}|\{\{.*?\}\}").expect("valid regex")
@@ -231,12 +231,12 @@ impl Builder {
         if self.kind.is_none() {
             self.kind = Some(BlockKind::Paragraph);
         }
-        let t = nfkc(t);
+        // Kept as written (full-width punctuation too); matching folds its own copy.
         let at = if self.pending_break {
             self.pending_break = false;
-            join_lines_into(&mut self.current, &t, &|_, _| false)
+            join_lines_into(&mut self.current, t, &|_, _| false)
         } else {
-            self.current.push_str(&t);
+            self.current.push_str(t);
             self.current.len() - t.len()
         };
         for (_, start, _) in &mut self.open_marks {
@@ -461,8 +461,8 @@ mod tests {
             "t",
         );
         assert_eq!(
-            doc.text, "第一条 单笔报销超过五千元的,需经分管副总经理审批。",
-            "NFKC folds the full-width comma"
+            doc.text, "第一条 单笔报销超过五千元的，需经分管副总经理审批。",
+            "the full-width comma is kept as written"
         );
     }
 

@@ -10,7 +10,7 @@ use std::path::Path;
 use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
 
 use super::{Extracted, PageSpan, structure::blocks_from_plain};
-use crate::{Error, Result, text::normalize::nfkc};
+use crate::{Error, Result};
 
 /// Decodes a text file's bytes to a `String` with `\n` line ends.
 pub fn decode(path: &Path, bytes: &[u8]) -> Result<String> {
@@ -77,7 +77,8 @@ fn check_not_binary(path: &Path, s: &str) -> Result<()> {
 
 /// Extracts a decoded plain-text document. Form feeds (`\f`) separate pages.
 pub fn extract(source: &str, fallback_title: &str) -> Extracted {
-    let text = nfkc(source);
+    // The document's own characters: matching folds its own copy (`text::segment`).
+    let text = source.to_owned();
     let mut pages = Vec::new();
     let mut start = 0;
     for (i, piece) in text.split('\x0c').enumerate() {

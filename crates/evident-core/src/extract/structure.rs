@@ -54,7 +54,10 @@ static BULLET: LazyLock<Regex> =
 
 /// Classifies one line (leading white space ignored).
 pub fn line_role(line: &str) -> LineRole {
-    let line = line.trim_start();
+    // Text is stored as written; the patterns are written for its folded form
+    // (（一） as (一), １. as 1.).
+    let folded = crate::text::normalize::nfkc(line);
+    let line = folded.trim_start();
     // Headings are short; a long line starting with 第一章 is body text quoting it.
     let short = line.chars().count() <= 40;
     if let Some(c) = HEADING_ZH.captures(line)

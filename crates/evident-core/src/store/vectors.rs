@@ -359,7 +359,7 @@ impl Store {
         let sql = format!(
             // CROSS JOIN keeps SQLite from scanning every vector of the model: the few
             // chunks asked for are found by id, then each one's vectors by key.
-            "SELECT c.id, v.sentences, v.spans FROM chunks c
+            "SELECT c.id, v.sentences, v.spans, c.text FROM chunks c
              CROSS JOIN chunk_vectors v ON v.model_id = ? AND v.embed_key = c.embed_key
              WHERE c.id IN ({})",
             vec!["?"; chunk_ids.len()].join(",")
@@ -371,9 +371,22 @@ impl Store {
         let mut out = HashMap::new();
         while let Some(row) = rows.next()? {
             let blob: Vec<u8> = row.get(1)?;
-            let spans: Vec<(usize, usize)> =
-                serde_json::from_str(&row.get::<_, String>(2)?).unwrap_or_default();
             let data = vector::from_blob(&blob, dim).unwrap_or_default();
+            // The spans are those of this chunk's text: a vector stands for a folded
+            // sentence, which the same text written with other punctuation (an index
+            // from before texts were stored as written) shares. Spans stored with the
+            // vector are only used when the text splits differently.
+            let text: String = row.get(3)?;
+            let mut spans = crate::embed::sentence_spans(&text);
+            if spans.len() * dim != data.len() {
+                spans = serde_json::from_str(&row.get::<_, String>(2)?).unwrap_or_default();
+                if spans
+                    .iter()
+                    .any(|&(s, e)| s > e || !text.is_char_boundary(s) || !text.is_char_boundary(e))
+                {
+                    continue;
+                }
+            }
             if !spans.is_empty() && data.len() == spans.len() * dim {
                 out.insert(row.get(0)?, SentenceVectors { spans, data });
             }

@@ -13,6 +13,27 @@ pub fn nfkc(s: &str) -> String {
     NFKC.normalize(s).into_owned()
 }
 
+/// Folds only what a PDF's fonts put in place of ordinary characters: ligatures (ﬁ),
+/// Kangxi and supplementary radicals (⼈ for 人) and compatibility ideographs. A reader
+/// sees the ordinary character, so that is the document's text; everything else
+/// (full-width punctuation, digits, quotes) stays as written.
+pub fn fold_font_artefacts(s: &str) -> String {
+    let artefact = |c: char| matches!(c as u32, 0xFB00..=0xFB4F | 0x2E80..=0x2FDF | 0xF900..=0xFAFF | 0x2F800..=0x2FA1F);
+    if !s.chars().any(artefact) {
+        return s.to_owned();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut one = [0u8; 4];
+    for c in s.chars() {
+        if artefact(c) {
+            out.push_str(&NFKC.normalize(c.encode_utf8(&mut one)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// True for characters of CJK scripts and CJK/full-width punctuation: text made of these
 /// is written without spaces, so no space may be inserted between two of them.
 pub fn is_cjk(c: char) -> bool {

@@ -145,6 +145,16 @@ fn canonical(value: f64) -> String {
     }
 }
 
+/// The ASCII digit `c` stands for: `7` or the full-width `７` (documents are stored as
+/// written, so both occur).
+fn ascii_digit(c: char) -> Option<char> {
+    match c {
+        '0'..='9' => Some(c),
+        '０'..='９' => char::from_u32(c as u32 - '０' as u32 + '0' as u32),
+        _ => None,
+    }
+}
+
 /// Every number in `text`, in order (see the module docs for what counts as one).
 pub fn numbers_in(text: &str) -> Vec<NumberMention> {
     let chars: Vec<(usize, char)> = text.char_indices().collect();
@@ -153,17 +163,17 @@ pub fn numbers_in(text: &str) -> Vec<NumberMention> {
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i].1;
-        if c.is_ascii_digit() {
+        if ascii_digit(c).is_some() {
             let start = i;
             let mut j = i;
             let mut seen_point = false;
             while j < chars.len() {
                 let c = chars[j].1;
-                let next_digit = chars.get(j + 1).is_some_and(|n| n.1.is_ascii_digit());
-                let separator = (c == ',' || c == '，') && next_digit && j > start;
-                if c.is_ascii_digit() || separator {
+                let next_digit = chars.get(j + 1).is_some_and(|n| ascii_digit(n.1).is_some());
+                let separator = matches!(c, ',' | '，') && next_digit && j > start;
+                if ascii_digit(c).is_some() || separator {
                     j += 1;
-                } else if c == '.' && !seen_point && next_digit {
+                } else if matches!(c, '.' | '．') && !seen_point && next_digit {
                     seen_point = true;
                     j += 1;
                 } else {
@@ -172,8 +182,10 @@ pub fn numbers_in(text: &str) -> Vec<NumberMention> {
             }
             let literal: String = chars[start..j]
                 .iter()
-                .map(|&(_, c)| c)
-                .filter(|c| *c != ',' && *c != '，')
+                .filter_map(|&(_, c)| match c {
+                    '.' | '．' => Some('.'),
+                    c => ascii_digit(c),
+                })
                 .collect();
             let mut value: f64 = literal.parse().unwrap_or(0.0);
             match chars.get(j).map(|c| c.1) {
@@ -235,6 +247,17 @@ pub fn numbers_in(text: &str) -> Vec<NumberMention> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn full_width_digits_are_numbers_too() {
+        assert_eq!(values("超过２０，０００元的"), ["20000"]);
+        assert_eq!(values("年息３．５％"), ["3.5"]);
+        let m = &numbers_in("约５千元")[0];
+        assert_eq!(
+            (m.value.as_str(), &"约５千元"[m.start..m.end]),
+            ("5000", "５千")
+        );
+    }
 
     fn values(s: &str) -> Vec<String> {
         numbers_in(s).into_iter().map(|m| m.value).collect()

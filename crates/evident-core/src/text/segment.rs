@@ -32,7 +32,10 @@ pub const TOKENIZER_NAME: &str = "jieba-rs 0.11 cut_for_search (no HMM), lowerca
 /// 2: English words are reduced to their Snowball stem (`approvals` and `approved`
 /// index as `approv`), so a question matches every inflection of a word; Traditional
 /// Chinese is segmented as Simplified (臺灣 and 台湾 index alike).
-pub const TOKENIZER_VERSION: u32 = 2;
+///
+/// 3: documents are stored as written (full-width punctuation and digits kept) and
+/// folded (NFKC) here, for tokens only; a database of folded text is rebuilt.
+pub const TOKENIZER_VERSION: u32 = 3;
 
 static JIEBA: LazyLock<Jieba> = LazyLock::new(Jieba::new);
 static STEMMER: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
@@ -70,11 +73,9 @@ pub fn index_tokens(text: &str) -> (String, usize) {
 ///
 /// Uses jieba's plain `cut`, which keeps a word whole (副总经理 stays one term); every
 /// such word is also an index token, because search mode emits the whole word besides
-/// the words inside it. Unlike [`index_tokens`] the input is NFKC-normalised first, as
-/// typed questions may hold full-width letters and digits that documents have already
-/// lost on import.
+/// the words inside it.
 pub fn query_terms(text: &str) -> Vec<String> {
-    let prepared = prepare(&nfkc(text));
+    let prepared = prepare(text);
     JIEBA
         .cut(&prepared, false)
         .into_iter()
@@ -100,7 +101,7 @@ pub struct Name {
 /// with confidence from them, whatever else matches (see `search::outcome`).
 pub fn proper_names(text: &str) -> Vec<Name> {
     let mut names: Vec<Name> = Vec::new();
-    let prepared = prepare(&nfkc(text));
+    let prepared = prepare(text);
     for tag in JIEBA.tag(&prepared, false) {
         if matches!(tag.tag, "ns" | "nt")
             && tag.word.chars().any(super::normalize::is_cjk)
@@ -162,12 +163,14 @@ pub fn passage_tokens(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Text as the segmenter sees it: lower case, lines joined, numbers unified, and
+/// Text as the segmenter sees it: NFKC-folded (documents are stored as written, with
+/// full-width digits and punctuation; `２０，０００` must find `20,000`), lower case,
+/// lines joined, numbers unified, and
 /// Traditional Chinese characters mapped to Simplified (char for char, so lengths keep).
 /// jieba's dictionary is Simplified; without the mapping it cuts Traditional text into
 /// odd pieces, and a question typed in one script would miss a document in the other.
 fn prepare(text: &str) -> String {
-    to_simplified(normalize_numbers(&flatten_lines(&lowercase(text))))
+    to_simplified(normalize_numbers(&flatten_lines(&lowercase(&nfkc(text)))))
 }
 
 /// `fast2s::convert`, skipped for text in which it has nothing to convert: most text is

@@ -15,7 +15,7 @@ use regex::Regex;
 use super::read::RawPdf;
 use crate::extract::structure::{LineRole, blocks_from_plain, line_role};
 use crate::extract::{Extracted, PageSpan};
-use crate::text::normalize::{join_lines_into, nfkc};
+use crate::text::normalize::{fold_font_artefacts, join_lines_into};
 
 /// Lines examined at each end of a page for running headers and footers.
 const BAND: usize = 3;
@@ -44,7 +44,7 @@ pub fn assemble(raw: RawPdf, fallback_title: &str) -> Extracted {
         .pages
         .iter()
         .map(|p| {
-            let text = nfkc(&p.text);
+            let text = fold_font_artefacts(&p.text);
             if is_unreadable(&text) {
                 unreadable.push(p.number);
                 return Vec::new();
@@ -364,7 +364,7 @@ mod tests {
         );
         assert_eq!(
             doc.text,
-            "单笔报销超过五千元的,需经分管副总经理审批。\n\nContinuous employment is required for in-person work.\n\nEmployment starts.",
+            "单笔报销超过五千元的，需经分管副总经理审批。\n\nContinuous employment is required for in-person work.\n\nEmployment starts.",
             "employment occurs elsewhere, so its hyphen was a line break; in-person keeps its hyphen"
         );
     }
