@@ -115,7 +115,12 @@ reasons: Array<string>,
 /**
  * The best supporting span, if any passage supports the sentence at least partly.
  */
-support: Support | null, };
+support: Support | null, 
+/**
+ * Where the quoted sentence stands in its document (its clause label, 第十九条),
+ * for extractive answers; shown beside the quote, not in it.
+ */
+location: string | null, };
 export type Verdict = "supported" | "partially_supported" | "unsupported";
 export type Support = { 
 /**

@@ -152,6 +152,13 @@ pub enum Command {
         /// Write each question's outcome signals as JSON lines (for calibration).
         #[arg(long, value_name = "FILE")]
         signals_out: Option<PathBuf>,
+        /// Also measure the answers: of the answerable questions with the answer in
+        /// the top 5, how often the answer's first sentence (or any) holds it.
+        #[arg(long)]
+        answers: bool,
+        /// Composer weights for a calibration run, e.g. `rank_penalty=0.05,max_sentences=3`.
+        #[arg(long, value_name = "SPEC")]
+        compose: Option<String>,
         /// Machine-readable output.
         #[arg(long)]
         json: bool,

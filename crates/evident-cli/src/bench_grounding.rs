@@ -68,6 +68,7 @@ fn cite(sentence: &str, n: usize) -> String {
     evident_core::answer::compose::with_citation(&evident_core::answer::compose::Draft {
         text: sentence.to_owned(),
         n,
+        location: None,
     })
 }
 

@@ -16,6 +16,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use evident_core::answer::{AskOptions, ask};
 use evident_core::import::Importer;
 use evident_core::search::{Aliases, Outcome, RetrievalMode, SearchOptions, Semantic, search};
 use evident_core::store::Store;
@@ -39,7 +40,22 @@ pub struct EvalArgs<'a> {
     pub sweep_floor: bool,
     pub run_out: Option<&'a Path>,
     pub limit: Option<usize>,
+    /// Measure answers too, with these composer weights.
+    pub answers: Option<evident_core::answer::compose::Weights>,
     pub json: bool,
+}
+
+/// How the answers read, over the answerable questions whose answer search has in its
+/// top 5 (so that the figures measure the composer, not retrieval).
+#[derive(Debug, Default, Serialize)]
+struct AnswerReport {
+    questions: usize,
+    /// Share whose gold quote is in the answer's first sentence.
+    first_sentence: f64,
+    /// Share whose gold quote is in some sentence of the answer.
+    anywhere: f64,
+    /// Mean number of sentences per answer.
+    mean_sentences: f64,
 }
 
 /// Outcomes of one group of questions.
@@ -81,6 +97,7 @@ struct ModeReport {
     latency_ms_p95: f64,
     embed_ms_p50: f64,
     sweep: Vec<(f64, f64)>,
+    answers: Option<AnswerReport>,
 }
 
 #[derive(Debug, Serialize)]
@@ -263,6 +280,16 @@ fn print(a: &EvalArgs<'_>, report: &Report) -> anyhow::Result<()> {
             "  search latency p50 {:.2} ms, p95 {:.2} ms (question embedding p50 {:.2} ms)",
             m.latency_ms_p50, m.latency_ms_p95, m.embed_ms_p50
         )?;
+        if let Some(r) = &m.answers {
+            writeln!(
+                out,
+                "  answers ({} questions with the answer in the top 5): gold quote in the first sentence {:.1}%, anywhere {:.1}%, {:.2} sentences per answer",
+                r.questions,
+                100.0 * r.first_sentence,
+                100.0 * r.anywhere,
+                r.mean_sentences
+            )?;
+        }
         if !m.sweep.is_empty() {
             writeln!(out, "  floor  below-floor rate")?;
             for (f, r) in &m.sweep {
@@ -296,6 +323,7 @@ fn evaluate(
     let (mut answerable, mut unanswerable) = (Outcomes::default(), Outcomes::default());
     let (mut n_answerable, mut answered_hits) = (0usize, 0usize);
     let mut used = String::new();
+    let (mut a_n, mut a_first, mut a_any, mut a_sentences) = (0usize, 0usize, 0usize, 0usize);
     let mut run_out = match a.run_out {
         Some(p) => Some(std::io::BufWriter::new(
             std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?,
@@ -345,6 +373,31 @@ fn evaluate(
             }
         } else {
             unanswerable.add(result.status);
+        }
+        if let (Some(weights), Some(rank)) = (a.answers, first_hit)
+            && rank < 5
+        {
+            let ask_options = AskOptions {
+                search: SearchOptions {
+                    k: 5,
+                    ..options.clone()
+                },
+                composer: weights,
+                ..AskOptions::default()
+            };
+            let answer = ask(store, &q.question, &aliases, &ask_options)?;
+            let holds = |s: &evident_core::grounding::SentenceVerdict| {
+                s.citations.iter().any(|n| {
+                    answer
+                        .sources
+                        .iter()
+                        .any(|src| src.n == *n && q.is_hit(&src.doc_path, &s.text))
+                })
+            };
+            a_n += 1;
+            a_sentences += answer.sentences.len();
+            a_first += usize::from(answer.sentences.first().is_some_and(holds));
+            a_any += usize::from(answer.sentences.iter().any(holds));
         }
         if let Some(rank) = first_hit {
             for (i, k) in a.ks.iter().enumerate() {
@@ -429,5 +482,14 @@ fn evaluate(
         latency_ms_p95: percentile(&latencies, 0.95),
         embed_ms_p50: percentile(&embed_ms, 0.5),
         sweep,
+        answers: a.answers.map(|_| {
+            let d = a_n.max(1) as f64;
+            AnswerReport {
+                questions: a_n,
+                first_sentence: a_first as f64 / d,
+                anywhere: a_any as f64 / d,
+                mean_sentences: a_sentences as f64 / d,
+            }
+        }),
     })
 }

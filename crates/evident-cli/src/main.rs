@@ -162,6 +162,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let options = evident_core::answer::AskOptions {
                 search: search_options(&db, &search)?,
                 budget_tokens: budget,
+                ..Default::default()
             };
             let answer = evident_core::answer::ask(&store, &question, &aliases, &options)?;
             output::answer(&answer, json)?;
@@ -206,9 +207,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             half,
             modes,
             signals_out,
+            answers,
+            compose,
             json,
             embed,
         } => {
+            let composer = match compose.as_deref() {
+                Some(spec) => evident_core::answer::compose::Weights::parse(spec)
+                    .map_err(|e| anyhow::anyhow!("--compose: {e}"))?,
+                None => Default::default(),
+            };
             eval::run(&eval::EvalArgs {
                 questions: &questions,
                 ks: &k,
@@ -224,6 +232,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 sweep_floor,
                 run_out: run_out.as_deref(),
                 limit,
+                answers: answers.then_some(composer),
                 json,
             })?;
             Ok(ExitCode::SUCCESS)

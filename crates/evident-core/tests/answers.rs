@@ -140,6 +140,50 @@ fn a_place_the_documents_never_mention_makes_an_answer_uncertain() {
 }
 
 #[test]
+fn a_short_question_gets_its_rule_without_unrelated_ones_or_a_false_conflict() {
+    let dir = tmp();
+    let store = index(dir.path());
+    let answer = ask(
+        &store,
+        "试用期最长多久？",
+        &Aliases::default(),
+        &AskOptions::default(),
+    )
+    .expect("ask runs");
+    assert!(
+        answer.sentences[0].text.contains("试用期"),
+        "{}",
+        answer.text
+    );
+    assert!(
+        !answer.text.contains("支付周期"),
+        "no rule about pay periods: {}",
+        answer.text
+    );
+    assert!(
+        answer.notes.iter().all(|n| !n.contains("不一致")),
+        "six months and fifteen days are two rules, not a conflict: {:?}",
+        answer.notes
+    );
+}
+
+#[test]
+fn heading_paths_do_not_repeat_the_title() {
+    let dir = tmp();
+    let store = index(dir.path());
+    let answer = ask(
+        &store,
+        "单笔报销超过多少需要分管副总审批？",
+        &Aliases::default(),
+        &AskOptions::default(),
+    )
+    .expect("ask runs");
+    let source = &answer.sources[0];
+    assert_eq!(source.title, "员工费用报销与请假管理制度");
+    assert_eq!(source.heading, "第二章 费用报销");
+}
+
+#[test]
 fn failure_modes_are_answers_not_errors() {
     let dir = tmp();
     // The empty index.

@@ -40,6 +40,8 @@ export function renderSentence(s: SentenceVerdict, onCite: (n: number) => void):
       },
     },
     flagged ? h("span", { class: "verdict-icon", attrs: { "aria-hidden": "true" } }, ICON[s.verdict]) : null,
+    // Where the quote stands (第十九条): beside the document's words, not inside them.
+    s.location ? h("span", { class: "location", testid: "sentence-location" }, s.location) : null,
     h("span", { class: "sentence-text" }, s.text),
     ...s.citations.map((n) =>
       h(

@@ -88,7 +88,13 @@ pub fn to_markdown(a: &Answer) -> String {
                 } else {
                     format!(" — *{}*", verdict_label(s.verdict))
                 };
-                let _ = writeln!(out, "- {}{cites}{mark}", md_escape(&s.text));
+                // The clause label is where the quote stands, not part of it.
+                let location = s
+                    .location
+                    .as_deref()
+                    .map(|l| format!("*{}* ", md_escape(l)))
+                    .unwrap_or_default();
+                let _ = writeln!(out, "- {location}{}{cites}{mark}", md_escape(&s.text));
                 for r in &s.reasons {
                     let _ = writeln!(out, "  - {}", md_escape(r));
                 }
@@ -177,7 +183,16 @@ pub fn to_html(a: &Answer) -> String {
                         verdict_label(s.verdict)
                     )
                 };
-                let _ = write!(out, "<li class=\"{class}\">{}{cites}{flag}", esc(&s.text));
+                let location = s
+                    .location
+                    .as_deref()
+                    .map(|l| format!("<span class=\"location\">{}</span> ", esc(l)))
+                    .unwrap_or_default();
+                let _ = write!(
+                    out,
+                    "<li class=\"{class}\">{location}{}{cites}{flag}",
+                    esc(&s.text)
+                );
                 for r in &s.reasons {
                     let _ = write!(out, "<div class=\"reason\">{}</div>", esc(r));
                 }
@@ -227,6 +242,7 @@ mod tests {
                 verdict: Verdict::Unsupported,
                 reasons: vec!["8000 does not appear in [1]".into()],
                 support: None,
+                location: Some("第六条".into()),
             }],
             notes: vec![],
             not_found_reason: None,

@@ -33,6 +33,10 @@ pub struct AskOptions {
     pub search: SearchOptions,
     /// Context budget in index tokens, separate from top-k.
     pub budget_tokens: usize,
+    /// The composer's weights (calibration runs only; never serialised).
+    #[serde(skip)]
+    #[cfg_attr(feature = "ts", ts(skip))]
+    pub composer: compose::Weights,
 }
 
 impl Default for AskOptions {
@@ -40,6 +44,7 @@ impl Default for AskOptions {
         Self {
             search: SearchOptions::default(),
             budget_tokens: DEFAULT_BUDGET_TOKENS,
+            composer: compose::Weights::default(),
         }
     }
 }
@@ -100,7 +105,7 @@ impl Source {
             doc_path: p.doc_path.clone(),
             title: p.title.clone(),
             kind: p.kind.as_str().to_owned(),
-            heading: p.heading_path.join(" > "),
+            heading: heading_path(&p.title, &p.heading_path),
             page_start: p.page_start,
             page_end: p.page_end,
             char_start: p.char_start,
@@ -113,6 +118,19 @@ impl Source {
             why: p.why.clone(),
         }
     }
+}
+
+/// A passage's heading path for display: without the document's title (shown beside
+/// it) and without a heading repeated by the level below it.
+pub fn heading_path(title: &str, headings: &[String]) -> String {
+    let mut out: Vec<&str> = Vec::with_capacity(headings.len());
+    for h in headings.iter().map(|h| h.trim()) {
+        if h.is_empty() || h == title.trim() || out.last() == Some(&h) {
+            continue;
+        }
+        out.push(h);
+    }
+    out.join(" > ")
 }
 
 /// Milliseconds per stage.
@@ -219,7 +237,12 @@ pub fn ask(
         .iter()
         .filter(|p| ctx.included.contains(&p.n))
         .collect();
-    let mut drafted = compose::compose(&result.query, &result.term_weights, &usable);
+    let mut drafted = compose::compose_with(
+        &result.query,
+        &result.term_weights,
+        &usable,
+        &options.composer,
+    );
     if drafted.sentences.is_empty()
         && let Some(p) = usable
             .first()
@@ -227,21 +250,34 @@ pub fn ask(
     {
         // The words of the question are not in the passages, but the passage chosen on
         // meaning is: its best sentence (picked on the fused evidence) is the answer.
-        drafted.sentences.push(compose::Draft {
-            text: p.highlight.text.trim().to_owned(),
-            n: p.n,
-        });
+        drafted
+            .sentences
+            .push(compose::draft_of(&p.highlight.text, p.n));
     }
     notes.extend(drafted.notes);
-    let text = drafted
-        .sentences
-        .iter()
-        .map(compose::with_citation)
-        .collect::<Vec<_>>()
-        .join(" ");
+    // The quotes are the documents' own text, brackets and all: their citations are
+    // passed to the check as they are, never parsed back out of the text.
+    let mut text = String::new();
+    let mut cited = Vec::with_capacity(drafted.sentences.len());
+    for d in &drafted.sentences {
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        let start = text.len();
+        text.push_str(&compose::with_citation(d));
+        cited.push(grounding::CitedSentence {
+            text: d.text.clone(),
+            start,
+            end: text.len(),
+            citations: vec![d.n],
+        });
+    }
     let t_compose = elapsed_ms(t);
     let t = Instant::now();
-    let sentences = grounding::check(&text, &result.passages);
+    let mut sentences = grounding::check_cited(&cited, &result.passages);
+    for (s, d) in sentences.iter_mut().zip(&drafted.sentences) {
+        s.location.clone_from(&d.location);
+    }
     let t_ground = elapsed_ms(t);
     let (status, reason) = if sentences.is_empty() {
         (

@@ -76,6 +76,44 @@ pub struct SentenceVerdict {
     pub reasons: Vec<String>,
     /// The best supporting span, if any passage supports the sentence at least partly.
     pub support: Option<Support>,
+    /// Where the quoted sentence stands in its document (its clause label, 第十九条),
+    /// for extractive answers; shown beside the quote, not in it.
+    #[serde(default)]
+    pub location: Option<String>,
+}
+
+/// A sentence with the passages it cites, as a composer wrote it: nothing to parse, so
+/// brackets inside a quoted source sentence ([2000]8号) are never read as citations.
+#[derive(Debug, Clone)]
+pub struct CitedSentence {
+    /// The sentence.
+    pub text: String,
+    /// Its byte range in the answer text (with its markers).
+    pub start: usize,
+    /// Byte offset just past it.
+    pub end: usize,
+    /// The passages it cites.
+    pub citations: Vec<usize>,
+}
+
+/// Checks sentences whose citations are known (see [`CitedSentence`]) against the
+/// retrieved `passages`, exactly as [`check`] checks parsed ones.
+pub fn check_cited(sentences: &[CitedSentence], passages: &[Passage]) -> Vec<SentenceVerdict> {
+    let evidence: Vec<Evidence> = passages.iter().map(Evidence::of).collect();
+    sentences
+        .iter()
+        .filter(|s| !s.text.trim().is_empty())
+        .map(|s| {
+            judge(
+                s.text.trim().to_owned(),
+                s.start,
+                s.end,
+                s.citations.clone(),
+                passages,
+                &evidence,
+            )
+        })
+        .collect()
 }
 
 /// How one passage fares against one claim.
@@ -147,6 +185,7 @@ fn judge(
             verdict,
             reasons,
             support: None,
+            location: None,
         };
     }
     let valid: Vec<usize> = cited.iter().filter_map(|&n| known(n)).collect();
@@ -222,6 +261,7 @@ fn finish(
         verdict,
         reasons,
         support,
+        location: None,
     }
 }
 

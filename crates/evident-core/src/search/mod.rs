@@ -167,6 +167,12 @@ pub struct Passage {
     /// Its places in the keyword and vector rankings, and the fused score.
     #[serde(default)]
     pub why: Ranks,
+    /// Cosine of the question with each sentence vector of the passage, as `(byte
+    /// start, byte end, cosine)` in its text; empty without vectors. The composer picks
+    /// the answering sentence with it.
+    #[serde(skip)]
+    #[cfg_attr(feature = "ts", ts(skip))]
+    pub sentence_similarity: Vec<(usize, usize, f32)>,
 }
 
 impl std::ops::Deref for Passage {
@@ -306,6 +312,8 @@ pub fn search(
     let mut by_id: HashMap<i64, rank::Scored> = HashMap::new();
     // With vectors: the vector side's hits and how far its top 5 agree with the keyword
     // side's top 5.
+    // With vectors: each candidate's sentence cosines.
+    let mut similarity: HashMap<i64, Vec<(usize, usize, f32)>> = HashMap::new();
     let (fused, vectors): (Vec<fuse::Fused>, Option<(dense::DenseHits, f64)>) = match &ready {
         None => {
             if let Some(reason) = &lexical.empty_reason {
@@ -377,6 +385,26 @@ pub fn search(
             let (model_id, dim) = (ready.matrix.model_id, ready.matrix.dim);
             let sentences = store.sentence_vectors(model_id, dim, &ids)?;
             let fused = fuse::fuse(&candidates, &sentences, &ready.question, dim);
+            for f in fused.iter().take(options.k) {
+                if let Some(v) = sentences.get(&f.chunk_id) {
+                    let cosines = v
+                        .spans
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &(s, e))| {
+                            (
+                                s,
+                                e,
+                                crate::model::vector::dot(
+                                    &v.data[i * dim..(i + 1) * dim],
+                                    &ready.question,
+                                ),
+                            )
+                        })
+                        .collect();
+                    similarity.insert(f.chunk_id, cosines);
+                }
+            }
             by_id.extend(keyword.into_iter().map(|s| (s.passage.chunk_id, s)));
             let keyword_top = &keyword_ids[..keyword_ids.len().min(5)];
             let agreement = if keyword_top.is_empty() {
@@ -407,7 +435,10 @@ pub fn search(
         .into_iter()
         .filter_map(|f| by_id.remove(&f.chunk_id).map(|s| (f, s)))
         .enumerate()
-        .map(|(i, (f, s))| into_passage(i + 1, &query, &weights, f, s))
+        .map(|(i, (f, s))| {
+            let cosines = similarity.remove(&f.chunk_id).unwrap_or_default();
+            into_passage(i + 1, &query, &weights, f, s, cosines)
+        })
         .collect();
     let evidence = outcome::Evidence {
         coverage: passages.iter().map(|p| p.coverage).fold(0.0, f64::max),
@@ -510,6 +541,7 @@ fn into_passage(
     weights: &[f64],
     f: fuse::Fused,
     s: rank::Scored,
+    sentence_similarity: Vec<(usize, usize, f32)>,
 ) -> Passage {
     let (bs, be) = highlight_range(query, weights, &f, &s);
     let p = s.passage;
@@ -531,6 +563,7 @@ fn into_passage(
             .map(|(t, _)| t.text.clone())
             .collect(),
         why: f.ranks,
+        sentence_similarity,
     }
 }
 
@@ -567,5 +600,6 @@ pub(crate) fn test_passage(n: usize, doc_id: i64, text: &str) -> Passage {
         sentence_coverage: 1.0,
         matched_terms: vec![],
         why: Ranks::default(),
+        sentence_similarity: Vec::new(),
     }
 }

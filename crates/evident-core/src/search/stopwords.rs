@@ -116,7 +116,21 @@ const ENGLISH: &[&str] = &[
 
 /// Words that ask for a number: the answer should then contain one.
 const ASKS_NUMBER: &[&str] = &[
-    "多少", "几", "多久", "多长", "how many", "how much", "how long",
+    "多少",
+    "几",
+    "多久",
+    "多长",
+    "how many",
+    "how much",
+    "how long",
+    // How a payment is worked out is asked for as an amount or a rate.
+    "怎么补偿",
+    "如何补偿",
+    "怎么赔",
+    "怎么算",
+    "怎么计算",
+    "如何计算",
+    "怎么给钱",
 ];
 
 static STOP: LazyLock<HashSet<String>> = LazyLock::new(|| {

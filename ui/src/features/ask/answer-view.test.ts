@@ -30,9 +30,9 @@ function answer(overrides: Partial<Answer> = {}): Answer {
     question: "单笔报销超过多少需要审批？",
     text: "",
     sentences: [
-      { text: "单笔报销超过20,000元的，须经分管副总经理审批。", start: 0, end: 10, citations: [1], verdict: "supported", reasons: [], support: null },
-      { text: "报销超过8000元须审批。", start: 10, end: 20, citations: [2], verdict: "unsupported", reasons: ["8000 does not appear in [2]"], support: null },
-      { text: "部分内容。", start: 20, end: 25, citations: [1], verdict: "partially_supported", reasons: ["2 of its 4 key words appear in [1]"], support: null },
+      { text: "单笔报销超过20,000元的，须经分管副总经理审批。", start: 0, end: 10, citations: [1], verdict: "supported", reasons: [], support: null, location: null },
+      { text: "报销超过8000元须审批。", start: 10, end: 20, citations: [2], verdict: "unsupported", reasons: ["8000 does not appear in [2]"], support: null, location: null },
+      { text: "部分内容。", start: 20, end: 25, citations: [1], verdict: "partially_supported", reasons: ["2 of its 4 key words appear in [1]"], support: null, location: null },
     ],
     notes: [],
     not_found_reason: null,
@@ -95,6 +95,21 @@ describe("renderAnswer", () => {
     expect(banner?.textContent).toContain("they may not answer your question");
     expect(el.classList.contains("uncertain-state")).toBe(true);
     expect(el.querySelectorAll("[data-testid=answer-sentence]")).toHaveLength(3);
+  });
+
+  it("lists the cited sources first and folds the others away", () => {
+    const sources = [source(1, "甲"), source(2, "乙"), source(3, "丙")];
+    const sentences = [
+      { text: "甲。", start: 0, end: 3, citations: [1], verdict: "supported" as const, reasons: [], support: null, location: "第八条" },
+    ];
+    const el = renderAnswer(answer({ sources, sentences }), { onCite: () => {} });
+    const folded = el.querySelector("[data-testid=also-retrieved]");
+    expect(folded?.hasAttribute("open")).toBe(false);
+    expect([...(folded?.querySelectorAll<HTMLElement>("[data-testid=source]") ?? [])].map((b) => b.dataset.n)).toEqual(["2", "3"]);
+    const first = el.querySelector<HTMLElement>("[data-testid=source]");
+    expect(first?.dataset.n).toBe("1");
+    expect(el.querySelector("[data-testid=sentence-location]")?.textContent).toBe("第八条");
+    expect(el.querySelector(".sentence-text")?.textContent).toBe("甲。");
   });
 
   it("names the places the documents never mention as the reason for doubt", () => {

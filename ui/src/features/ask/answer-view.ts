@@ -127,8 +127,26 @@ export function renderAnswer(answer: Answer, handlers: AnswerHandlers): HTMLElem
     h("p", { class: "answer-text" }, ...answer.sentences.map((s) => renderSentence(s, cite))),
     ...answer.notes.map((n) => h("p", { class: "note", attrs: { role: "note" } }, n)),
     h("h3", {}, t("sources")),
-    renderSources(answer.sources, handlers),
+    ...renderCitedSources(answer, handlers),
   );
+}
+
+/** The cited passages first; the rest retrieved, folded away under "also retrieved". */
+function renderCitedSources(answer: Answer, handlers: AnswerHandlers): HTMLElement[] {
+  const cited = new Set(answer.sentences.flatMap((s) => s.citations));
+  const first = answer.sources.filter((s) => cited.has(s.n));
+  const others = answer.sources.filter((s) => !cited.has(s.n));
+  if (first.length === 0) return [renderSources(others, handlers)];
+  if (others.length === 0) return [renderSources(first, handlers)];
+  return [
+    renderSources(first, handlers),
+    h(
+      "details",
+      { class: "also-retrieved", testid: "also-retrieved" },
+      h("summary", {}, t("alsoRetrieved", { n: others.length })),
+      renderSources(others, handlers),
+    ),
+  ];
 }
 
 /** Why an answer is only uncertain, from its evidence, in the UI's language (mirrors `outcome::decide`). */
