@@ -21,6 +21,7 @@ use evident_core::extract::layout::{
 use evident_core::grounding::{SentenceVerdict, Support, Verdict};
 use evident_core::import::EmbedOutcome;
 use evident_core::import::{FileReport, ImportSummary, Outcome, RebuildReport};
+use evident_core::message::Message;
 use evident_core::search::aliases::AliasWarning;
 use evident_core::search::{
     Evidence, Highlight, Passage, Query, Ranks, RetrievalInfo, RetrievalMode, SearchResult, Term,
@@ -44,6 +45,7 @@ pub fn typescript() -> String {
         decl::<Answer>(&cfg),
         decl::<Status>(&cfg),
         decl::<SentenceVerdict>(&cfg),
+        decl::<Message>(&cfg),
         decl::<Verdict>(&cfg),
         decl::<Support>(&cfg),
         decl::<Source>(&cfg),

@@ -206,6 +206,8 @@ def main() -> int:
         check(any("20,000" in s.text for s in sentences), "the answer states the 20,000 limit")
         check(all(s.get_attribute("data-verdict") == "supported" for s in sentences),
               "every sentence of the answer is supported")
+        check(any("，" in s.text for s in sentences) and not any("元的," in s.text for s in sentences),
+              "the Chinese answer quotes the document's own full-width comma")
         shot(driver, "02-answer-zh")
         chip = driver.find_element(By.CSS_SELECTOR, "[data-testid='citation'][data-n='1']")
         driver.execute_script(
@@ -294,6 +296,30 @@ def main() -> int:
         check(color.startswith("rgb(164, 14, 38)") or color.startswith("rgb(255, 129, 130)"), f"the flagged sentence is red ({color})")
         driver.execute_script("arguments[0].focus()", flagged[0])
         shot(driver, "07-check-flagged")
+
+        # The same check in the Chinese window: the reason is in Chinese.
+        previous = driver.execute_script("return localStorage.getItem('evident.lang')")
+        driver.execute_script("localStorage.setItem('evident.lang', 'zh-CN'); location.reload()")
+        WebDriverWait(driver, 20).until(
+            lambda d: d.execute_script("return document.body.dataset.ready === 'true'")
+        )
+        by_testid(driver, "tab-check").click()
+        box = by_testid(driver, "check-input")
+        box.send_keys("单笔报销超过50,000元的，须经分管副总经理审批。")
+        by_testid(driver, "check-run").click()
+        flagged = WebDriverWait(driver, 10).until(
+            lambda d: d.find_elements(By.CSS_SELECTOR, ".check-page [data-testid='answer-sentence'][data-verdict='unsupported']")
+        )
+        reasons = driver.execute_script("return arguments[0].querySelector('.reasons').textContent", flagged[0])
+        check("50000" in reasons and "中没有" in reasons, f"the zh-CN window gives the reason in Chinese ({reasons!r})")
+        driver.execute_script("arguments[0].focus()", flagged[0])
+        shot(driver, "07b-check-flagged-zh")
+        driver.execute_script(
+            "arguments[0] === null ? localStorage.removeItem('evident.lang') : localStorage.setItem('evident.lang', arguments[0]);"
+            "location.reload()", previous)
+        WebDriverWait(driver, 20).until(
+            lambda d: d.execute_script("return document.body.dataset.ready === 'true'")
+        )
 
         # The hostile document renders as text and runs nothing.
         by_testid(driver, "tab-ask").click()

@@ -59,13 +59,22 @@ text: string,
  */
 sentences: Array<SentenceVerdict>, 
 /**
- * Notes that are not claims (sources that differ, a shortened question).
+ * Notes that are not claims (sources that differ, a shortened question), in
+ * English words.
  */
 notes: Array<string>, 
 /**
- * Why the answer is uncertain or not found.
+ * The same notes as message codes, for the user's language.
+ */
+note_codes: Array<Message>, 
+/**
+ * Why the answer is uncertain or not found, in English words.
  */
 not_found_reason: string | null, 
+/**
+ * The same as a message code, for the user's language.
+ */
+reason: Message | null, 
 /**
  * The retrieved passages, numbered as cited.
  */
@@ -109,9 +118,14 @@ citations: Array<number>,
  */
 verdict: Verdict, 
 /**
- * Why, in words for the user (empty when plainly supported).
+ * Why, in English words (empty when plainly supported); `reason_codes` says the
+ * same as codes for the user's language.
  */
 reasons: Array<string>, 
+/**
+ * Why, as message codes (the window and the CLI say them in the user's language).
+ */
+reason_codes: Array<Message>, 
 /**
  * The best supporting span, if any passage supports the sentence at least partly.
  */
@@ -121,6 +135,123 @@ support: Support | null,
  * for extractive answers; shown beside the quote, not in it.
  */
 location: string | null, };
+export type Message = { "code": "not_retrieved", "params": { 
+/**
+ * The cited number.
+ */
+n: number, } } | { "code": "supported_by_other", "params": { 
+/**
+ * The passage that supports it.
+ */
+support: number, 
+/**
+ * The passages it cites.
+ */
+cites: Array<number>, } } | { "code": "uncited_but_supported", "params": { 
+/**
+ * The supporting passage.
+ */
+n: number, } } | { "code": "uncited_unsupported" } | { "code": "clause_number_missing", "params": { 
+/**
+ * The number.
+ */
+value: string, 
+/**
+ * The passage.
+ */
+n: number, } } | { "code": "number_misplaced", "params": { 
+/**
+ * The number.
+ */
+value: string, 
+/**
+ * The passage.
+ */
+n: number, } } | { "code": "number_missing", "params": { 
+/**
+ * The number.
+ */
+value: string, 
+/**
+ * The passage.
+ */
+n: number, } } | { "code": "negates_source", "params": { 
+/**
+ * The passage.
+ */
+n: number, } } | { "code": "only_under_condition", "params": { 
+/**
+ * The passage.
+ */
+n: number, 
+/**
+ * The condition, quoted from the passage.
+ */
+condition: string, } } | { "code": "source_negative", "params": { 
+/**
+ * The passage.
+ */
+n: number, } } | { "code": "qualifier_mismatch", "params": { 
+/**
+ * The passage.
+ */
+n: number, 
+/**
+ * What the passage says.
+ */
+source_word: string, 
+/**
+ * What the sentence says.
+ */
+claim_word: string, } } | { "code": "few_key_words", "params": { 
+/**
+ * Key words found.
+ */
+found: number, 
+/**
+ * Key words of the sentence.
+ */
+total: number, 
+/**
+ * The passage.
+ */
+n: number, } } | { "code": "some_key_words", "params": { 
+/**
+ * Key words found.
+ */
+found: number, 
+/**
+ * Key words of the sentence.
+ */
+total: number, 
+/**
+ * The passage.
+ */
+n: number, } } | { "code": "nothing_about_it" } | { "code": "no_documents" } | { "code": "no_words" } | { "code": "no_key_word_in_documents" } | { "code": "no_passage_with_key_words" } | { "code": "nothing_close" } | { "code": "no_sentence_speaks" } | { "code": "unmentioned", "params": { 
+/**
+ * The names, as typed.
+ */
+names: Array<string>, } } | { "code": "rankings_disagree" } | { "code": "few_question_words" } | { "code": "question_cut", "params": { 
+/**
+ * Characters used.
+ */
+chars: number, } } | { "code": "over_budget", "params": { 
+/**
+ * The passages left out.
+ */
+passages: Array<number>, 
+/**
+ * The budget in tokens.
+ */
+budget: number, } } | { "code": "sources_differ", "params": { 
+/**
+ * The lead sentence's passage.
+ */
+a: number, 
+/**
+ * The other passage.
+ */
+b: number, } };
 export type Verdict = "supported" | "partially_supported" | "unsupported";
 export type Support = { 
 /**
@@ -336,9 +467,13 @@ status: Status,
  */
 not_found: boolean, 
 /**
- * Why the outcome is not `answered`, in words for the user.
+ * Why the outcome is not `answered`, in English words.
  */
 not_found_reason: string | null, 
+/**
+ * The same as a message code, for the user's language.
+ */
+reason: Message | null, 
 /**
  * Passages, best first (the closest ones when not answered).
  */

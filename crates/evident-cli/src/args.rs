@@ -11,6 +11,10 @@ pub struct Cli {
     /// Database file (default: $EVIDENT_DB, else the app's data directory).
     #[arg(long, global = true, value_name = "PATH")]
     pub db: Option<PathBuf>,
+    /// Language of reasons and notes: `en` or `zh-CN` (default: from LC_ALL,
+    /// LC_MESSAGES or LANG).
+    #[arg(long, global = true, value_name = "LANG", value_parser = ["en", "zh-CN", "zh"])]
+    pub lang: Option<String>,
     #[command(subcommand)]
     pub command: Command,
 }

@@ -35,6 +35,7 @@ fn main() -> ExitCode {
     // A child started to read one PDF in isolation never reaches the CLI proper.
     evident_core::extract::pdf::run_worker_if_requested();
     let cli = Cli::parse();
+    output::set_lang(cli.lang.as_deref());
     match run(cli) {
         Ok(code) => code,
         // `evident docs | head`: the reader has gone; that is not an error.

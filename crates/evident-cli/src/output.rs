@@ -4,6 +4,7 @@ use std::io::Write;
 use std::path::Path;
 
 use evident_core::import::{FileReport, ImportEvent, ImportSummary, Outcome, RebuildReport};
+use evident_core::message::{Lang, Message};
 use evident_core::search::Outcome as SearchOutcome;
 use evident_core::store::{ChunkRecord, DocumentRecord, Stats};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -376,7 +377,7 @@ pub fn search(r: &evident_core::search::SearchResult, json: bool) -> anyhow::Res
     }
     match r.status {
         SearchOutcome::NotFound => {
-            let reason = r.not_found_reason.as_deref().unwrap_or_default();
+            let reason = say(r.reason.as_ref(), r.not_found_reason.as_deref());
             writeln!(out, "Not found in your documents: {reason}.")?;
             if !r.passages.is_empty() {
                 writeln!(out, "Related, but not an answer:")?;
@@ -386,7 +387,7 @@ pub fn search(r: &evident_core::search::SearchResult, json: bool) -> anyhow::Res
             writeln!(
                 out,
                 "Uncertain: these are the closest passages; they may not answer your question ({}).",
-                r.not_found_reason.as_deref().unwrap_or_default()
+                say(r.reason.as_ref(), r.not_found_reason.as_deref())
             )?;
         }
         SearchOutcome::Answered => {}
@@ -472,6 +473,39 @@ fn print_sources(
     Ok(())
 }
 
+static LANG: std::sync::OnceLock<Lang> = std::sync::OnceLock::new();
+
+/// Sets the language of reasons and notes: `--lang`, else the locale's.
+pub fn set_lang(flag: Option<&str>) {
+    let locale = flag.map(str::to_owned).or_else(|| {
+        ["LC_ALL", "LC_MESSAGES", "LANG"]
+            .iter()
+            .filter_map(|v| std::env::var(v).ok())
+            .find(|v| !v.is_empty())
+    });
+    let _ = LANG.set(locale.as_deref().map(Lang::from_locale).unwrap_or_default());
+}
+
+fn lang() -> Lang {
+    LANG.get().copied().unwrap_or_default()
+}
+
+/// A message in the user's language, or the English text stored before codes existed.
+fn say(code: Option<&Message>, english: Option<&str>) -> String {
+    code.map(|m| m.text(lang()))
+        .or_else(|| english.map(str::to_owned))
+        .unwrap_or_default()
+}
+
+/// Several messages the same way.
+fn say_all(codes: &[Message], english: &[String]) -> Vec<String> {
+    if codes.is_empty() {
+        english.to_vec()
+    } else {
+        codes.iter().map(|m| m.text(lang())).collect()
+    }
+}
+
 fn print_verdicts(
     out: &mut impl Write,
     sentences: &[evident_core::grounding::SentenceVerdict],
@@ -479,7 +513,7 @@ fn print_verdicts(
     for s in sentences {
         let cites: String = s.citations.iter().map(|n| format!("[{n}]")).collect();
         writeln!(out, "  {:<16} {}{cites}", verdict_label(s.verdict), s.text)?;
-        for r in &s.reasons {
+        for r in say_all(&s.reason_codes, &s.reasons) {
             writeln!(out, "  {:<16}   - {r}", "")?;
         }
     }
@@ -501,8 +535,8 @@ pub fn answer(a: &evident_core::answer::Answer, json: bool) -> anyhow::Result<()
             writeln!(
                 out,
                 "Not found in your documents{}.",
-                a.not_found_reason
-                    .as_ref()
+                Some(say(a.reason.as_ref(), a.not_found_reason.as_deref()))
+                    .filter(|r| !r.is_empty())
                     .map(|r| format!(": {r}"))
                     .unwrap_or_default()
             )?;
@@ -515,19 +549,19 @@ pub fn answer(a: &evident_core::answer::Answer, json: bool) -> anyhow::Result<()
                 writeln!(
                     out,
                     "UNCERTAIN — these are the closest passages; they may not answer your question ({}).\n",
-                    a.not_found_reason.as_deref().unwrap_or_default()
+                    say(a.reason.as_ref(), a.not_found_reason.as_deref())
                 )?;
             }
             writeln!(out, "{}\n", a.text)?;
             print_verdicts(&mut out, &a.sentences)?;
-            for n in &a.notes {
+            for n in say_all(&a.note_codes, &a.notes) {
                 writeln!(out, "\n{n}")?;
             }
             writeln!(out, "\nSources:")?;
         }
     }
     if a.status == evident_core::answer::Status::NotFound {
-        for n in &a.notes {
+        for n in say_all(&a.note_codes, &a.notes) {
             writeln!(out, "{n}")?;
         }
     }

@@ -36,6 +36,7 @@ pub mod error;
 pub mod extract;
 pub mod grounding;
 pub mod import;
+pub mod message;
 pub mod model;
 pub mod paths;
 pub mod search;

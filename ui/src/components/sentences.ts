@@ -5,6 +5,7 @@
 import type { SentenceVerdict, Verdict } from "../bindings";
 import { h } from "../dom";
 import { t } from "../i18n";
+import { sayAll } from "../messages";
 
 const ICON: Record<Verdict, string> = {
   supported: "",
@@ -59,7 +60,7 @@ export function renderSentence(s: SentenceVerdict, onCite: (n: number) => void):
       "span",
       { class: "reasons", attrs: { role: "tooltip", id: reasonsId } },
       h("strong", {}, label(s.verdict)),
-      ...s.reasons.map((r) => h("span", { class: "reason" }, r)),
+      ...sayAll(s.reason_codes, s.reasons).map((r) => h("span", { class: "reason" }, r)),
     ),
     " ",
   );

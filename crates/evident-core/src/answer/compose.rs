@@ -21,6 +21,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::grounding::claims::Claim;
+use crate::message::Message;
 use crate::search::rank::coverage;
 use crate::search::{Passage, Query};
 use crate::text::numbers::{NumberMention, numbers_in};
@@ -121,7 +122,7 @@ pub struct Drafted {
     /// Answer sentences, best first.
     pub sentences: Vec<Draft>,
     /// Notes that are not claims (e.g. that two sources differ).
-    pub notes: Vec<String>,
+    pub notes: Vec<Message>,
 }
 
 struct Candidate {
@@ -284,17 +285,9 @@ pub fn compose_with(query: &Query, weights: &[f64], passages: &[&Passage], w: &W
             }
             chosen.insert(1, other);
         }
-        let zh = query.text.chars().any(crate::text::normalize::is_cjk);
-        drafted.notes.push(if zh {
-            format!(
-                "注意：[{}] 与 [{}] 来自不同文件，数值不一致，请核对两处原文。",
-                lead.draft.n, other.draft.n
-            )
-        } else {
-            format!(
-                "Note: [{}] and [{}] come from different documents and give different values for the same rule; check both.",
-                lead.draft.n, other.draft.n
-            )
+        drafted.notes.push(Message::SourcesDiffer {
+            a: lead.draft.n,
+            b: other.draft.n,
         });
     }
     drafted.sentences = chosen.into_iter().map(|c| c.draft.clone()).collect();
@@ -425,8 +418,7 @@ mod tests {
         );
         let cited: Vec<usize> = d.sentences.iter().map(|s| s.n).collect();
         assert!(cited.contains(&1) && cited.contains(&2), "{d:?}");
-        assert_eq!(d.notes.len(), 1, "{d:?}");
-        assert!(d.notes[0].contains("[1]") && d.notes[0].contains("[2]"));
+        assert_eq!(d.notes, [Message::SourcesDiffer { a: 1, b: 2 }], "{d:?}");
     }
 
     #[test]

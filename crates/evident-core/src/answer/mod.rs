@@ -18,6 +18,7 @@ use serde::Serialize;
 
 use crate::Result;
 use crate::grounding::{self, SentenceVerdict};
+use crate::message::{Lang, Message};
 use crate::search::{
     Aliases, Evidence, Highlight, Passage, Ranks, RetrievalInfo, SearchOptions, SearchResult,
     search,
@@ -159,10 +160,17 @@ pub struct Answer {
     pub text: String,
     /// Each sentence with its citations and verdict.
     pub sentences: Vec<SentenceVerdict>,
-    /// Notes that are not claims (sources that differ, a shortened question).
+    /// Notes that are not claims (sources that differ, a shortened question), in
+    /// English words.
     pub notes: Vec<String>,
-    /// Why the answer is uncertain or not found.
+    /// The same notes as message codes, for the user's language.
+    #[serde(default)]
+    pub note_codes: Vec<Message>,
+    /// Why the answer is uncertain or not found, in English words.
     pub not_found_reason: Option<String>,
+    /// The same as a message code, for the user's language.
+    #[serde(default)]
+    pub reason: Option<Message>,
     /// The retrieved passages, numbered as cited.
     pub sources: Vec<Source>,
     /// Whether vectors were used, and why not (answers stored before this have none).
@@ -175,6 +183,10 @@ pub struct Answer {
     pub context: Context,
     /// Time spent.
     pub timings_ms: Timings,
+}
+
+fn english(messages: &[Message]) -> Vec<String> {
+    messages.iter().map(|m| m.text(Lang::En)).collect()
 }
 
 fn elapsed_ms(t: Instant) -> f64 {
@@ -195,17 +207,15 @@ pub fn ask(
     let ctx = context::assemble(store, &result.passages, options.budget_tokens)?;
     let mut notes = Vec::new();
     if result.query.truncated {
-        notes.push("Only the first 1000 characters of the question were used.".to_owned());
+        notes.push(Message::QuestionCut {
+            chars: crate::search::query::MAX_QUESTION_CHARS,
+        });
     }
     if !ctx.truncated.is_empty() {
-        notes.push(format!(
-            "Passages {} did not fit in the context budget of {} tokens and were not used.",
-            ctx.truncated
-                .iter()
-                .map(|n| format!("[{n}]"))
-                .collect::<String>(),
-            ctx.budget_tokens
-        ));
+        notes.push(Message::OverBudget {
+            passages: ctx.truncated.clone(),
+            budget: ctx.budget_tokens,
+        });
     }
     let sources: Vec<Source> = result
         .passages
@@ -218,8 +228,10 @@ pub fn ask(
             question: question.to_owned(),
             text: String::new(),
             sentences: Vec::new(),
-            notes,
+            notes: english(&notes),
+            note_codes: notes,
             not_found_reason: result.not_found_reason.clone(),
+            reason: result.reason.clone(),
             sources,
             retrieval: result.retrieval.clone(),
             evidence: result.evidence.clone(),
@@ -280,20 +292,19 @@ pub fn ask(
     }
     let t_ground = elapsed_ms(t);
     let (status, reason) = if sentences.is_empty() {
-        (
-            Status::NotFound,
-            Some("no sentence of the passages speaks to the question".to_owned()),
-        )
+        (Status::NotFound, Some(Message::NoSentenceSpeaks))
     } else {
-        (result.status, result.not_found_reason.clone())
+        (result.status, result.reason.clone())
     };
     Ok(Answer {
         status,
         question: question.to_owned(),
-        not_found_reason: reason,
+        not_found_reason: reason.as_ref().map(|r| r.text(Lang::En)),
+        reason,
         text,
         sentences,
-        notes,
+        notes: english(&notes),
+        note_codes: notes,
         sources,
         retrieval: result.retrieval,
         evidence: result.evidence,

@@ -23,9 +23,6 @@ pub const MAX_SENTENCES: usize = 200;
 /// supported by its fifth-ranked passage, and more would bloat the source list).
 pub const PASSAGES_PER_SENTENCE: usize = 3;
 
-/// Why a sentence whose own search fell below the relevance floor is unsupported.
-pub const NOT_FOUND_REASON: &str = "the documents do not speak about this";
-
 /// Checks every sentence of `text` against the passages its own words retrieve.
 /// Citation markers in `text` are ignored: they refer to another tool's sources.
 pub fn check_pasted(
@@ -76,7 +73,9 @@ pub fn check_pasted(
                 // Below the relevance floor the documents do not speak about this
                 // sentence; a few shared common words are not partial support.
                 v.verdict = Verdict::Unsupported;
-                v.reasons.insert(0, NOT_FOUND_REASON.to_owned());
+                let why = crate::message::Message::NothingAboutIt;
+                v.reasons.insert(0, why.text(crate::message::Lang::En));
+                v.reason_codes.insert(0, why);
             }
             v
         }));

@@ -23,6 +23,7 @@ use std::collections::HashSet;
 
 use serde::Serialize;
 
+use crate::message::{Lang, Message};
 use crate::search::{Highlight, Passage};
 use crate::text::sentence::split_sentences;
 use claims::{Claim, negations, token_set};
@@ -72,8 +73,12 @@ pub struct SentenceVerdict {
     pub citations: Vec<usize>,
     /// The verdict.
     pub verdict: Verdict,
-    /// Why, in words for the user (empty when plainly supported).
+    /// Why, in English words (empty when plainly supported); `reason_codes` says the
+    /// same as codes for the user's language.
     pub reasons: Vec<String>,
+    /// Why, as message codes (the window and the CLI say them in the user's language).
+    #[serde(default)]
+    pub reason_codes: Vec<Message>,
     /// The best supporting span, if any passage supports the sentence at least partly.
     pub support: Option<Support>,
     /// Where the quoted sentence stands in its document (its clause label, 第十九条),
@@ -119,7 +124,7 @@ pub fn check_cited(sentences: &[CitedSentence], passages: &[Passage]) -> Vec<Sen
 /// How one passage fares against one claim.
 struct Assessment {
     verdict: Verdict,
-    reasons: Vec<String>,
+    reasons: Vec<Message>,
     support: Option<Support>,
     share: f64,
 }
@@ -168,7 +173,7 @@ fn judge(
         .filter(|&n| known(n).is_none())
         .collect();
     for n in &fabricated {
-        reasons.push(format!("cites [{n}], which was not retrieved"));
+        reasons.push(Message::NotRetrieved { n: *n });
     }
     if claim.is_empty() {
         // Nothing to verify ("Yes.", "综上："): it stands or falls with its neighbours.
@@ -177,16 +182,7 @@ fn judge(
         } else {
             Verdict::Unsupported
         };
-        return SentenceVerdict {
-            text,
-            start,
-            end,
-            citations: cited,
-            verdict,
-            reasons,
-            support: None,
-            location: None,
-        };
+        return finish(text, start, end, cited, verdict, reasons, None);
     }
     let valid: Vec<usize> = cited.iter().filter_map(|&n| known(n)).collect();
     let best_of = |indices: &[usize]| -> Option<Assessment> {
@@ -206,11 +202,10 @@ fn judge(
             && let Some(s) = &other.support
             && !valid.iter().any(|&i| passages[i].n == s.n)
         {
-            reasons.push(format!(
-                "[{}] supports this sentence, but it cites {}",
-                s.n,
-                cite_list(&valid.iter().map(|&i| passages[i].n).collect::<Vec<_>>())
-            ));
+            reasons.push(Message::SupportedByOther {
+                support: s.n,
+                cites: valid.iter().map(|&i| passages[i].n).collect(),
+            });
         }
         reasons.extend(best.reasons);
         (best.verdict, best.support)
@@ -220,7 +215,7 @@ fn judge(
         match best_of(&all) {
             Some(best) if best.verdict != Verdict::Unsupported => {
                 if let Some(s) = &best.support {
-                    reasons.push(format!("no citation; [{}] supports it", s.n));
+                    reasons.push(Message::UncitedButSupported { n: s.n });
                 }
                 reasons.extend(best.reasons);
                 (best.verdict, best.support)
@@ -228,12 +223,12 @@ fn judge(
             Some(best) if best.share >= PARTIAL_SHARE => {
                 // Close to a passage but contradicted by it (a number, a negation):
                 // say where and why.
-                reasons.push("no citation, and no retrieved passage supports it".into());
+                reasons.push(Message::UncitedUnsupported);
                 reasons.extend(best.reasons);
                 (Verdict::Unsupported, best.support)
             }
             _ => {
-                reasons.push("no citation, and no retrieved passage supports it".into());
+                reasons.push(Message::UncitedUnsupported);
                 (Verdict::Unsupported, None)
             }
         }
@@ -250,7 +245,7 @@ fn finish(
     end: usize,
     citations: Vec<usize>,
     verdict: Verdict,
-    reasons: Vec<String>,
+    reasons: Vec<Message>,
     support: Option<Support>,
 ) -> SentenceVerdict {
     SentenceVerdict {
@@ -259,7 +254,8 @@ fn finish(
         end,
         citations,
         verdict,
-        reasons,
+        reasons: reasons.iter().map(|r| r.text(Lang::En)).collect(),
+        reason_codes: reasons,
         support,
         location: None,
     }
@@ -271,10 +267,6 @@ fn rank(v: Verdict) -> u8 {
         Verdict::PartiallySupported => 1,
         Verdict::Supported => 2,
     }
-}
-
-fn cite_list(ns: &[usize]) -> String {
-    ns.iter().map(|n| format!("[{n}]")).collect()
 }
 
 /// What a passage offers as evidence, segmented once per check.
@@ -351,7 +343,10 @@ fn assess(claim: &Claim, passage: &Passage, evidence: &Evidence) -> Assessment {
     let mut misplaced_numbers = Vec::new();
     for v in &claim.references {
         if !passage_numbers.contains(v) {
-            reasons.push(format!("the clause number {v} does not appear in [{n}]"));
+            reasons.push(Message::ClauseNumberMissing {
+                value: v.clone(),
+                n,
+            });
             missing_numbers.push(v);
         }
     }
@@ -360,12 +355,16 @@ fn assess(claim: &Claim, passage: &Passage, evidence: &Evidence) -> Assessment {
             continue;
         }
         if passage_numbers.contains(v) {
-            reasons.push(format!(
-                "{v} appears in [{n}], but not where the rest of the sentence is stated"
-            ));
+            reasons.push(Message::NumberMisplaced {
+                value: v.clone(),
+                n,
+            });
             misplaced_numbers.push(v);
         } else {
-            reasons.push(format!("{v} does not appear in [{n}]"));
+            reasons.push(Message::NumberMissing {
+                value: v.clone(),
+                n,
+            });
             missing_numbers.push(v);
         }
     }
@@ -376,17 +375,21 @@ fn assess(claim: &Claim, passage: &Passage, evidence: &Evidence) -> Assessment {
             negation_mismatch = true;
             let source = &passage.text[s..e];
             reasons.push(if claim.negations > 0 {
-                format!("the sentence negates what [{n}] states")
+                Message::NegatesSource { n }
             } else if let Some(condition) = claims::bounded_condition(source) {
-                format!("[{n}] states this only under a condition ({condition})")
+                Message::OnlyUnderCondition { n, condition }
             } else {
-                format!("[{n}] states this in the negative")
+                Message::SourceNegative { n }
             });
         }
     }
     let qualified = qualifiers::mismatches(claim, &passage.text);
     for (source_word, claim_word) in &qualified {
-        reasons.push(format!("[{n}] says {source_word}, not {claim_word}"));
+        reasons.push(Message::QualifierMismatch {
+            n,
+            source_word: source_word.clone(),
+            claim_word: claim_word.clone(),
+        });
     }
     let verdict = if share < PARTIAL_SHARE
         || !missing_numbers.is_empty()
@@ -394,18 +397,20 @@ fn assess(claim: &Claim, passage: &Passage, evidence: &Evidence) -> Assessment {
         || !qualified.is_empty()
     {
         if share < PARTIAL_SHARE {
-            reasons.push(format!(
-                "only {found} of its {} key words appear in [{n}]",
-                claim.terms.len()
-            ));
+            reasons.push(Message::FewKeyWords {
+                found,
+                total: claim.terms.len(),
+                n,
+            });
         }
         Verdict::Unsupported
     } else if share < SUPPORTED_SHARE || !misplaced_numbers.is_empty() {
         if share < SUPPORTED_SHARE {
-            reasons.push(format!(
-                "{found} of its {} key words appear in [{n}]",
-                claim.terms.len()
-            ));
+            reasons.push(Message::SomeKeyWords {
+                found,
+                total: claim.terms.len(),
+                n,
+            });
         }
         Verdict::PartiallySupported
     } else {

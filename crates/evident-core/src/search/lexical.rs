@@ -5,6 +5,7 @@ use super::query::{self, Query};
 use super::rank::{self, Scored};
 use super::{ROW_BUDGET, SearchOptions};
 use crate::Result;
+use crate::message::Message;
 use crate::store::Store;
 
 /// What the keyword side found.
@@ -14,7 +15,7 @@ pub struct Lexical {
     /// Candidates, ranked best first.
     pub ranked: Vec<Scored>,
     /// Why there are none, when there are none.
-    pub empty_reason: Option<String>,
+    pub empty_reason: Option<Message>,
 }
 
 /// Runs the keyword side for `query` over a store of `n` chunks.
@@ -56,17 +57,14 @@ pub fn candidates(
         .zip(&dfs)
         .map(|(t, &df)| rank::term_weight(t, rank::idf(df, n)))
         .collect();
-    let empty = |weights: Vec<f64>, reason: &str| Lexical {
+    let empty = |weights: Vec<f64>, reason: Message| Lexical {
         weights,
         ranked: Vec::new(),
-        empty_reason: Some(reason.to_owned()),
+        empty_reason: Some(reason),
     };
     let present: Vec<usize> = (0..dfs.len()).filter(|&i| costs[i] > 0).collect();
     if present.is_empty() {
-        return Ok(empty(
-            weights,
-            "none of the question's key words occurs in your documents",
-        ));
+        return Ok(empty(weights, Message::NoKeyWordInDocuments));
     }
     let mut by_cost = present.clone();
     by_cost.sort_by_key(|&i| (costs[i], i));
@@ -84,7 +82,7 @@ pub fn candidates(
     };
     let chosen = within(ROW_BUDGET);
     let Some(expr) = query.match_expression(&chosen) else {
-        return Ok(empty(weights, "the question has no words to look for"));
+        return Ok(empty(weights, Message::NoWords));
     };
     let limit = options.candidates.max(options.k);
     let scope = options.documents.as_deref();
@@ -110,9 +108,7 @@ pub fn candidates(
         .map(|(p, bm25)| rank::score(query, &weights, p, bm25))
         .collect();
     rank::rank(&mut ranked);
-    let empty_reason = ranked
-        .is_empty()
-        .then(|| "no passage contains the question's key words".to_owned());
+    let empty_reason = ranked.is_empty().then_some(Message::NoPassageWithKeyWords);
     Ok(Lexical {
         weights,
         ranked,

@@ -46,6 +46,7 @@ pub use query::{Query, Term};
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use crate::message::{Lang, Message};
 use crate::model::Embedder;
 
 use crate::store::{Store, StoredPassage};
@@ -221,8 +222,11 @@ pub struct SearchResult {
     pub status: Outcome,
     /// True when nothing relevant was found (`status` is `not_found`).
     pub not_found: bool,
-    /// Why the outcome is not `answered`, in words for the user.
+    /// Why the outcome is not `answered`, in English words.
     pub not_found_reason: Option<String>,
+    /// The same as a message code, for the user's language.
+    #[serde(default)]
+    pub reason: Option<Message>,
     /// Passages, best first (the closest ones when not answered).
     pub passages: Vec<Passage>,
     /// Best passage's coverage of the question's key terms.
@@ -265,11 +269,12 @@ pub fn search(
         used: "keyword".into(),
         ..Default::default()
     };
-    let finish = |query: Query, info: RetrievalInfo, reason: &str| SearchResult {
+    let finish = |query: Query, info: RetrievalInfo, reason: Message| SearchResult {
         query,
         status: Outcome::NotFound,
         not_found: true,
-        not_found_reason: Some(reason.to_owned()),
+        not_found_reason: Some(reason.text(Lang::En)),
+        reason: Some(reason),
         passages: Vec::new(),
         top_coverage: 0.0,
         term_weights: Vec::new(),
@@ -278,12 +283,11 @@ pub fn search(
         elapsed_ms: started.elapsed().as_secs_f64() * 1e3,
     };
     if query.terms.is_empty() {
-        let reason = "the question has no words to look for (only question words or punctuation)";
-        return Ok(finish(query, info, reason));
+        return Ok(finish(query, info, Message::NoWords));
     }
     let n = store.chunk_count()?;
     if n == 0 {
-        return Ok(finish(query, info, "no documents are imported yet"));
+        return Ok(finish(query, info, Message::NoDocuments));
     }
     let lexical = lexical::candidates(store, &query, n, options)?;
     let unmentioned = unmentioned_names(store, &query.text)?;
@@ -316,7 +320,7 @@ pub fn search(
     let mut similarity: HashMap<i64, Vec<(usize, usize, f32)>> = HashMap::new();
     let (fused, vectors): (Vec<fuse::Fused>, Option<(dense::DenseHits, f64)>) = match &ready {
         None => {
-            if let Some(reason) = &lexical.empty_reason {
+            if let Some(reason) = lexical.empty_reason.clone() {
                 let mut result = finish(query, info, reason);
                 result.term_weights = weights;
                 return Ok(result);
@@ -462,10 +466,7 @@ pub fn search(
         unmentioned,
     };
     let (status, reason) = if passages.is_empty() {
-        (
-            Outcome::NotFound,
-            Some("no passage contains the question's key words".to_owned()),
-        )
+        (Outcome::NotFound, Some(Message::NoPassageWithKeyWords))
     } else {
         outcome::decide(&evidence, &outcome::Thresholds::with_floor(options.floor))
     };
@@ -474,7 +475,8 @@ pub fn search(
         query,
         status,
         not_found: status == Outcome::NotFound,
-        not_found_reason: reason,
+        not_found_reason: reason.as_ref().map(|r| r.text(Lang::En)),
+        reason,
         passages,
         top_coverage: top,
         term_weights: weights,

@@ -27,6 +27,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::message::Message;
+
 /// The three outcomes of a search (and of an answer; the UI knows it as `Status`).
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "Status"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -119,11 +121,12 @@ impl Default for Thresholds {
 /// * `uncertain`: everything between.
 ///
 /// `scripts/calibrate_outcome.py` replays this rule; keep the two in step.
-pub fn decide(e: &Evidence, t: &Thresholds) -> (Outcome, Option<String>) {
+pub fn decide(e: &Evidence, t: &Thresholds) -> (Outcome, Option<Message>) {
     let agreed = e.agreement.is_some_and(|a| a > 0.0);
     let vectors = e.agreement.is_some();
-    let unmentioned = (!e.unmentioned.is_empty())
-        .then(|| format!("your documents never mention {}", e.unmentioned.join(", ")));
+    let unmentioned = (!e.unmentioned.is_empty()).then(|| Message::Unmentioned {
+        names: e.unmentioned.clone(),
+    });
     if e.coverage >= t.answer_coverage && (agreed || !vectors) && unmentioned.is_none() {
         return (Outcome::Answered, None);
     }
@@ -131,16 +134,13 @@ pub fn decide(e: &Evidence, t: &Thresholds) -> (Outcome, Option<String>) {
         let why = if let Some(why) = unmentioned {
             return (Outcome::Uncertain, Some(why));
         } else if vectors && !agreed {
-            "keyword and meaning search disagree on which passages fit"
+            Message::RankingsDisagree
         } else {
-            "the closest passages share only some of the question's key words"
+            Message::FewQuestionWords
         };
-        (Outcome::Uncertain, Some(why.to_owned()))
+        (Outcome::Uncertain, Some(why))
     } else {
-        (
-            Outcome::NotFound,
-            Some("nothing in your documents is close to the question".to_owned()),
-        )
+        (Outcome::NotFound, Some(Message::NothingClose))
     }
 }
 
@@ -172,7 +172,7 @@ mod tests {
         let t = Thresholds::default();
         let (o, why) = decide(&evidence(0.9, Some(0.0)), &t);
         assert_eq!(o, Outcome::Uncertain);
-        assert!(why.is_some_and(|w| w.contains("disagree")));
+        assert_eq!(why, Some(Message::RankingsDisagree));
         assert_eq!(decide(&evidence(0.9, Some(0.2)), &t).0, Outcome::Answered);
         assert_eq!(
             decide(&evidence(0.05, Some(0.2)), &t).0,
@@ -191,7 +191,10 @@ mod tests {
         };
         let (o, why) = decide(&e, &t);
         assert_eq!(o, Outcome::Uncertain);
-        assert_eq!(why.as_deref(), Some("your documents never mention 深圳"));
+        assert_eq!(
+            why.map(|w| w.text(crate::message::Lang::En)).as_deref(),
+            Some("your documents never mention 深圳")
+        );
         let nothing = Evidence {
             unmentioned: vec!["深圳".into()],
             ..evidence(0.0, Some(0.0))

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Answer, Source } from "../../bindings";
+import { setLang } from "../../i18n";
 import { renderAnswer } from "./answer-view";
 
 function source(n: number, text: string): Source {
@@ -30,12 +31,14 @@ function answer(overrides: Partial<Answer> = {}): Answer {
     question: "单笔报销超过多少需要审批？",
     text: "",
     sentences: [
-      { text: "单笔报销超过20,000元的，须经分管副总经理审批。", start: 0, end: 10, citations: [1], verdict: "supported", reasons: [], support: null, location: null },
-      { text: "报销超过8000元须审批。", start: 10, end: 20, citations: [2], verdict: "unsupported", reasons: ["8000 does not appear in [2]"], support: null, location: null },
-      { text: "部分内容。", start: 20, end: 25, citations: [1], verdict: "partially_supported", reasons: ["2 of its 4 key words appear in [1]"], support: null, location: null },
+      { text: "单笔报销超过20,000元的，须经分管副总经理审批。", start: 0, end: 10, citations: [1], verdict: "supported", reasons: [], support: null, location: null, reason_codes: [] },
+      { text: "报销超过8000元须审批。", start: 10, end: 20, citations: [2], verdict: "unsupported", reasons: ["8000 does not appear in [2]"], support: null, location: null, reason_codes: [] },
+      { text: "部分内容。", start: 20, end: 25, citations: [1], verdict: "partially_supported", reasons: ["2 of its 4 key words appear in [1]"], support: null, location: null, reason_codes: [] },
     ],
     notes: [],
     not_found_reason: null,
+    reason: null,
+    note_codes: [],
     sources: [source(1, "单笔报销超过20,000元的，须经分管副总经理审批。"), source(2, "<script>window.pwned = true</script><img src=x onerror=alert(1)>")],
     context: { budget_tokens: 1500, used_tokens: 10, included: [1, 2], neighbours: [], truncated: [] },
     timings_ms: { search: 1, compose: 1, ground: 1, total: 3 },
@@ -100,7 +103,7 @@ describe("renderAnswer", () => {
   it("lists the cited sources first and folds the others away", () => {
     const sources = [source(1, "甲"), source(2, "乙"), source(3, "丙")];
     const sentences = [
-      { text: "甲。", start: 0, end: 3, citations: [1], verdict: "supported" as const, reasons: [], support: null, location: "第八条" },
+      { text: "甲。", start: 0, end: 3, citations: [1], verdict: "supported" as const, reasons: [], support: null, location: "第八条", reason_codes: [] },
     ];
     const el = renderAnswer(answer({ sources, sentences }), { onCite: () => {} });
     const folded = el.querySelector("[data-testid=also-retrieved]");
@@ -110,6 +113,30 @@ describe("renderAnswer", () => {
     expect(first?.dataset.n).toBe("1");
     expect(el.querySelector("[data-testid=sentence-location]")?.textContent).toBe("第八条");
     expect(el.querySelector(".sentence-text")?.textContent).toBe("甲。");
+  });
+
+  it("says a flagged sentence's reasons in the window's language", () => {
+    setLang("zh-CN");
+    try {
+      const sentences = [
+        {
+          text: "报销超过8000元须审批。",
+          start: 0,
+          end: 10,
+          citations: [1],
+          verdict: "unsupported" as const,
+          reasons: ["8000 does not appear in [1]"],
+          support: null,
+          location: null,
+          reason_codes: [{ code: "number_missing" as const, params: { value: "8000", n: 1 } }],
+        },
+      ];
+      const el = renderAnswer(answer({ sentences, note_codes: [{ code: "sources_differ", params: { a: 1, b: 2 } }], notes: ["Note: ..."] }), { onCite: () => {} });
+      expect(el.querySelector(".sentence .reason")?.textContent).toBe("[1] 中没有 8000");
+      expect(el.querySelector(".note")?.textContent).toContain("来自不同文件");
+    } finally {
+      setLang("en");
+    }
   });
 
   it("names the places the documents never mention as the reason for doubt", () => {

@@ -5,6 +5,7 @@ import type { Answer, Ranks, Source } from "../../bindings";
 import { renderSentence } from "../../components/sentences";
 import { h } from "../../dom";
 import { lang, pageLabel, t } from "../../i18n";
+import { say, sayAll } from "../../messages";
 import { markTerms } from "./terms";
 
 export interface AnswerHandlers {
@@ -103,7 +104,11 @@ export function renderAnswer(answer: Answer, handlers: AnswerHandlers): HTMLElem
         { class: "not-found", testid: "not-found", attrs: { role: "status" } },
         h("span", { class: "verdict-icon", attrs: { "aria-hidden": "true" } }, "ⓘ"),
         h("strong", {}, t("notFound")),
-        answer.not_found_reason ? h("span", { class: "reason" }, answer.not_found_reason) : null,
+        answer.reason
+          ? h("span", { class: "reason" }, say(answer.reason))
+          : answer.not_found_reason
+            ? h("span", { class: "reason" }, answer.not_found_reason)
+            : null,
       ),
       answer.sources.length ? h("h3", {}, t("related")) : null,
       renderSources(answer.sources, handlers),
@@ -125,7 +130,7 @@ export function renderAnswer(answer: Answer, handlers: AnswerHandlers): HTMLElem
         )
       : null,
     h("p", { class: "answer-text" }, ...answer.sentences.map((s) => renderSentence(s, cite))),
-    ...answer.notes.map((n) => h("p", { class: "note", attrs: { role: "note" } }, n)),
+    ...sayAll(answer.note_codes, answer.notes).map((n) => h("p", { class: "note", attrs: { role: "note" } }, n)),
     h("h3", {}, t("sources")),
     ...renderCitedSources(answer, handlers),
   );
@@ -151,6 +156,7 @@ function renderCitedSources(answer: Answer, handlers: AnswerHandlers): HTMLEleme
 
 /** Why an answer is only uncertain, from its evidence, in the UI's language (mirrors `outcome::decide`). */
 function uncertainReason(answer: Answer): string {
+  if (answer.reason) return say(answer.reason);
   const unmentioned = answer.evidence?.unmentioned ?? [];
   if (unmentioned.length > 0) return t("uncertainUnmentioned", { names: unmentioned.join(lang() === "en" ? ", " : "、") });
   return answer.evidence?.agreement === 0 ? t("uncertainDisagree") : t("uncertainFewWords");

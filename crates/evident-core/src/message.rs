@@ -1,0 +1,311 @@
+//! What Evident tells the user about an answer (why a sentence is flagged, why nothing
+//! was found, notes), as a code with parameters rather than an English sentence.
+//!
+//! The window renders the code in its own language (`ui/src/messages.ts`), the CLI in
+//! the user's locale (`--lang`), and [`Message::text`] gives the wording for both
+//! languages here, so that JSON consumers and stored history still get readable text.
+//! Parameters are data: a number, a passage number, words quoted from a document.
+
+use serde::{Deserialize, Serialize};
+
+/// The languages Evident speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Lang {
+    /// English.
+    #[default]
+    En,
+    /// Simplified Chinese.
+    ZhCn,
+}
+
+impl Lang {
+    /// The language of a locale name such as `zh_CN.UTF-8`, `zh-CN` or `en_US`.
+    pub fn from_locale(locale: &str) -> Self {
+        if locale.to_ascii_lowercase().starts_with("zh") {
+            Self::ZhCn
+        } else {
+            Self::En
+        }
+    }
+}
+
+/// One message, as a code and its parameters.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "code", content = "params", rename_all = "snake_case")]
+pub enum Message {
+    /// A sentence cites a passage that was not retrieved.
+    NotRetrieved {
+        /// The cited number.
+        n: usize,
+    },
+    /// Another passage supports the sentence than the ones it cites.
+    SupportedByOther {
+        /// The passage that supports it.
+        support: usize,
+        /// The passages it cites.
+        cites: Vec<usize>,
+    },
+    /// No citation, but a passage supports it.
+    UncitedButSupported {
+        /// The supporting passage.
+        n: usize,
+    },
+    /// No citation and no support.
+    UncitedUnsupported,
+    /// A clause number (第X条) of the sentence is not in the passage.
+    ClauseNumberMissing {
+        /// The number.
+        value: String,
+        /// The passage.
+        n: usize,
+    },
+    /// A number of the sentence is in the passage, but in another clause.
+    NumberMisplaced {
+        /// The number.
+        value: String,
+        /// The passage.
+        n: usize,
+    },
+    /// A number of the sentence is not in the passage.
+    NumberMissing {
+        /// The number.
+        value: String,
+        /// The passage.
+        n: usize,
+    },
+    /// The sentence negates what the passage states.
+    NegatesSource {
+        /// The passage.
+        n: usize,
+    },
+    /// The passage states it only under a condition.
+    OnlyUnderCondition {
+        /// The passage.
+        n: usize,
+        /// The condition, quoted from the passage.
+        condition: String,
+    },
+    /// The passage states it in the negative.
+    SourceNegative {
+        /// The passage.
+        n: usize,
+    },
+    /// The passage names a qualified title or role the sentence drops (副总经理 vs 总经理).
+    QualifierMismatch {
+        /// The passage.
+        n: usize,
+        /// What the passage says.
+        source_word: String,
+        /// What the sentence says.
+        claim_word: String,
+    },
+    /// Few of the sentence's key words are in the passage (unsupported).
+    FewKeyWords {
+        /// Key words found.
+        found: usize,
+        /// Key words of the sentence.
+        total: usize,
+        /// The passage.
+        n: usize,
+    },
+    /// Some of the sentence's key words are in the passage (partly supported).
+    SomeKeyWords {
+        /// Key words found.
+        found: usize,
+        /// Key words of the sentence.
+        total: usize,
+        /// The passage.
+        n: usize,
+    },
+    /// Pasted text: the documents say nothing about this sentence.
+    NothingAboutIt,
+    /// Nothing is imported.
+    NoDocuments,
+    /// The question has no words to search for.
+    NoWords,
+    /// None of the question's key words is in the documents.
+    NoKeyWordInDocuments,
+    /// No passage contains the question's key words.
+    NoPassageWithKeyWords,
+    /// Nothing is close to the question.
+    NothingClose,
+    /// No sentence of the passages speaks to the question.
+    NoSentenceSpeaks,
+    /// The question names places or bodies no document mentions.
+    Unmentioned {
+        /// The names, as typed.
+        names: Vec<String>,
+    },
+    /// The keyword and vector rankings disagree.
+    RankingsDisagree,
+    /// The closest passages share only some of the question's key words.
+    FewQuestionWords,
+    /// Only the first part of a long question was used.
+    QuestionCut {
+        /// Characters used.
+        chars: usize,
+    },
+    /// Passages did not fit in the context budget.
+    OverBudget {
+        /// The passages left out.
+        passages: Vec<usize>,
+        /// The budget in tokens.
+        budget: usize,
+    },
+    /// Two documents give different values for the same rule.
+    SourcesDiffer {
+        /// The lead sentence's passage.
+        a: usize,
+        /// The other passage.
+        b: usize,
+    },
+}
+
+fn cites(ns: &[usize]) -> String {
+    ns.iter().map(|n| format!("[{n}]")).collect()
+}
+
+impl Message {
+    /// The message in `lang`.
+    pub fn text(&self, lang: Lang) -> String {
+        use Message as M;
+        let zh = lang == Lang::ZhCn;
+        match self {
+            M::NotRetrieved { n } if zh => format!("引用了 [{n}]，但它不在检索结果中"),
+            M::NotRetrieved { n } => format!("cites [{n}], which was not retrieved"),
+            M::SupportedByOther { support, cites: c } if zh => {
+                format!("[{support}] 支持这句话，但它引用的是 {}", cites(c))
+            }
+            M::SupportedByOther { support, cites: c } => {
+                format!(
+                    "[{support}] supports this sentence, but it cites {}",
+                    cites(c)
+                )
+            }
+            M::UncitedButSupported { n } if zh => format!("没有引用；[{n}] 支持这句话"),
+            M::UncitedButSupported { n } => format!("no citation; [{n}] supports it"),
+            M::UncitedUnsupported if zh => "没有引用，检索到的段落也不支持这句话".into(),
+            M::UncitedUnsupported => "no citation, and no retrieved passage supports it".into(),
+            M::ClauseNumberMissing { value, n } if zh => format!("[{n}] 中没有第 {value} 条"),
+            M::ClauseNumberMissing { value, n } => {
+                format!("the clause number {value} does not appear in [{n}]")
+            }
+            M::NumberMisplaced { value, n } if zh => {
+                format!("{value} 出现在 [{n}] 中，但不在这句话所述的条款里")
+            }
+            M::NumberMisplaced { value, n } => {
+                format!(
+                    "{value} appears in [{n}], but not where the rest of the sentence is stated"
+                )
+            }
+            M::NumberMissing { value, n } if zh => format!("[{n}] 中没有 {value}"),
+            M::NumberMissing { value, n } => format!("{value} does not appear in [{n}]"),
+            M::NegatesSource { n } if zh => format!("这句话否定了 [{n}] 的说法"),
+            M::NegatesSource { n } => format!("the sentence negates what [{n}] states"),
+            M::OnlyUnderCondition { n, condition } if zh => {
+                format!("[{n}] 只在特定条件下这样规定（{condition}）")
+            }
+            M::OnlyUnderCondition { n, condition } => {
+                format!("[{n}] states this only under a condition ({condition})")
+            }
+            M::SourceNegative { n } if zh => format!("[{n}] 的说法是否定的"),
+            M::SourceNegative { n } => format!("[{n}] states this in the negative"),
+            M::QualifierMismatch {
+                n,
+                source_word,
+                claim_word,
+            } if zh => format!("[{n}] 写的是“{source_word}”，不是“{claim_word}”"),
+            M::QualifierMismatch {
+                n,
+                source_word,
+                claim_word,
+            } => format!("[{n}] says {source_word}, not {claim_word}"),
+            M::FewKeyWords { found, total, n } if zh => {
+                format!("这句话的 {total} 个关键词中只有 {found} 个出现在 [{n}] 中")
+            }
+            M::FewKeyWords { found, total, n } => {
+                format!("only {found} of its {total} key words appear in [{n}]")
+            }
+            M::SomeKeyWords { found, total, n } if zh => {
+                format!("这句话的 {total} 个关键词中有 {found} 个出现在 [{n}] 中")
+            }
+            M::SomeKeyWords { found, total, n } => {
+                format!("{found} of its {total} key words appear in [{n}]")
+            }
+            M::NothingAboutIt if zh => "您的文件中没有与这句话相关的内容".into(),
+            M::NothingAboutIt => "your documents say nothing about this sentence".into(),
+            M::NoDocuments if zh => "还没有导入任何文件".into(),
+            M::NoDocuments => "no documents are imported yet".into(),
+            M::NoWords if zh => "问题中没有可检索的词（只有疑问词或标点）".into(),
+            M::NoWords => {
+                "the question has no words to look for (only question words or punctuation)".into()
+            }
+            M::NoKeyWordInDocuments if zh => "问题的关键词都没有出现在您的文件中".into(),
+            M::NoKeyWordInDocuments => {
+                "none of the question's key words occurs in your documents".into()
+            }
+            M::NoPassageWithKeyWords if zh => "没有段落包含问题的关键词".into(),
+            M::NoPassageWithKeyWords => "no passage contains the question's key words".into(),
+            M::NothingClose if zh => "您的文件中没有与问题相近的内容".into(),
+            M::NothingClose => "nothing in your documents is close to the question".into(),
+            M::NoSentenceSpeaks if zh => "检索到的段落中没有句子回答这个问题".into(),
+            M::NoSentenceSpeaks => "no sentence of the passages speaks to the question".into(),
+            M::Unmentioned { names } if zh => {
+                format!("您的文件中没有提到“{}”", names.join("、"))
+            }
+            M::Unmentioned { names } => {
+                format!("your documents never mention {}", names.join(", "))
+            }
+            M::RankingsDisagree if zh => "关键词检索与语义检索对哪些段落相关意见不一".into(),
+            M::RankingsDisagree => {
+                "keyword and meaning search disagree on which passages fit".into()
+            }
+            M::FewQuestionWords if zh => "最接近的段落只包含问题的部分关键词".into(),
+            M::FewQuestionWords => {
+                "the closest passages share only some of the question's key words".into()
+            }
+            M::QuestionCut { chars } if zh => format!("问题过长，只使用了前 {chars} 个字符。"),
+            M::QuestionCut { chars } => {
+                format!("Only the first {chars} characters of the question were used.")
+            }
+            M::OverBudget { passages, budget } if zh => format!(
+                "段落 {} 超出了 {budget} 个词元的上下文预算，未被使用。",
+                cites(passages)
+            ),
+            M::OverBudget { passages, budget } => format!(
+                "Passages {} did not fit in the context budget of {budget} tokens and were not used.",
+                cites(passages)
+            ),
+            M::SourcesDiffer { a, b } if zh => {
+                format!(
+                    "注意：[{a}] 与 [{b}] 来自不同文件，对同一规定给出的数值不一致，请核对两处原文。"
+                )
+            }
+            M::SourcesDiffer { a, b } => format!(
+                "Note: [{a}] and [{b}] come from different documents and give different values for the same rule; check both."
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_message_is_a_code_with_parameters_in_either_language() {
+        let m = Message::NumberMissing {
+            value: "8000".into(),
+            n: 2,
+        };
+        assert_eq!(
+            serde_json::to_value(&m).unwrap_or_default(),
+            serde_json::json!({"code": "number_missing", "params": {"value": "8000", "n": 2}})
+        );
+        assert_eq!(m.text(Lang::En), "8000 does not appear in [2]");
+        assert_eq!(m.text(Lang::ZhCn), "[2] 中没有 8000");
+        assert_eq!(Lang::from_locale("zh_CN.UTF-8"), Lang::ZhCn);
+        assert_eq!(Lang::from_locale("C.UTF-8"), Lang::En);
+    }
+}

@@ -1,0 +1,91 @@
+// Messages from the core (why a sentence is flagged, why nothing was found, notes)
+// arrive as codes with parameters; this says them in the window's language. The
+// parameters are data (numbers, words quoted from a document) and are only ever put
+// into text nodes.
+
+import type { Message } from "./bindings";
+import { lang } from "./i18n";
+
+const cites = (ns: number[]): string => ns.map((n) => `[${n}]`).join("");
+
+/** `m` in the UI's language. */
+export function say(m: Message): string {
+  const zh = lang() === "zh-CN";
+  switch (m.code) {
+    case "not_retrieved":
+      return zh ? `引用了 [${m.params.n}]，但它不在检索结果中` : `cites [${m.params.n}], which was not retrieved`;
+    case "supported_by_other":
+      return zh
+        ? `[${m.params.support}] 支持这句话，但它引用的是 ${cites(m.params.cites)}`
+        : `[${m.params.support}] supports this sentence, but it cites ${cites(m.params.cites)}`;
+    case "uncited_but_supported":
+      return zh ? `没有引用；[${m.params.n}] 支持这句话` : `no citation; [${m.params.n}] supports it`;
+    case "uncited_unsupported":
+      return zh ? "没有引用，检索到的段落也不支持这句话" : "no citation, and no retrieved passage supports it";
+    case "clause_number_missing":
+      return zh
+        ? `[${m.params.n}] 中没有第 ${m.params.value} 条`
+        : `the clause number ${m.params.value} does not appear in [${m.params.n}]`;
+    case "number_misplaced":
+      return zh
+        ? `${m.params.value} 出现在 [${m.params.n}] 中，但不在这句话所述的条款里`
+        : `${m.params.value} appears in [${m.params.n}], but not where the rest of the sentence is stated`;
+    case "number_missing":
+      return zh ? `[${m.params.n}] 中没有 ${m.params.value}` : `${m.params.value} does not appear in [${m.params.n}]`;
+    case "negates_source":
+      return zh ? `这句话否定了 [${m.params.n}] 的说法` : `the sentence negates what [${m.params.n}] states`;
+    case "only_under_condition":
+      return zh
+        ? `[${m.params.n}] 只在特定条件下这样规定（${m.params.condition}）`
+        : `[${m.params.n}] states this only under a condition (${m.params.condition})`;
+    case "source_negative":
+      return zh ? `[${m.params.n}] 的说法是否定的` : `[${m.params.n}] states this in the negative`;
+    case "qualifier_mismatch":
+      return zh
+        ? `[${m.params.n}] 写的是“${m.params.source_word}”，不是“${m.params.claim_word}”`
+        : `[${m.params.n}] says ${m.params.source_word}, not ${m.params.claim_word}`;
+    case "few_key_words":
+      return zh
+        ? `这句话的 ${m.params.total} 个关键词中只有 ${m.params.found} 个出现在 [${m.params.n}] 中`
+        : `only ${m.params.found} of its ${m.params.total} key words appear in [${m.params.n}]`;
+    case "some_key_words":
+      return zh
+        ? `这句话的 ${m.params.total} 个关键词中有 ${m.params.found} 个出现在 [${m.params.n}] 中`
+        : `${m.params.found} of its ${m.params.total} key words appear in [${m.params.n}]`;
+    case "nothing_about_it":
+      return zh ? "您的文件中没有与这句话相关的内容" : "your documents say nothing about this sentence";
+    case "no_documents":
+      return zh ? "还没有导入任何文件" : "no documents are imported yet";
+    case "no_words":
+      return zh ? "问题中没有可检索的词（只有疑问词或标点）" : "the question has no words to look for (only question words or punctuation)";
+    case "no_key_word_in_documents":
+      return zh ? "问题的关键词都没有出现在您的文件中" : "none of the question's key words occurs in your documents";
+    case "no_passage_with_key_words":
+      return zh ? "没有段落包含问题的关键词" : "no passage contains the question's key words";
+    case "nothing_close":
+      return zh ? "您的文件中没有与问题相近的内容" : "nothing in your documents is close to the question";
+    case "no_sentence_speaks":
+      return zh ? "检索到的段落中没有句子回答这个问题" : "no sentence of the passages speaks to the question";
+    case "unmentioned":
+      return zh ? `您的文件中没有提到“${m.params.names.join("、")}”` : `your documents never mention ${m.params.names.join(", ")}`;
+    case "rankings_disagree":
+      return zh ? "关键词检索与语义检索对哪些段落相关意见不一" : "keyword and meaning search disagree on which passages fit";
+    case "few_question_words":
+      return zh ? "最接近的段落只包含问题的部分关键词" : "the closest passages share only some of the question's key words";
+    case "question_cut":
+      return zh ? `问题过长，只使用了前 ${m.params.chars} 个字符。` : `Only the first ${m.params.chars} characters of the question were used.`;
+    case "over_budget":
+      return zh
+        ? `段落 ${cites(m.params.passages)} 超出了 ${m.params.budget} 个词元的上下文预算，未被使用。`
+        : `Passages ${cites(m.params.passages)} did not fit in the context budget of ${m.params.budget} tokens and were not used.`;
+    case "sources_differ":
+      return zh
+        ? `注意：[${m.params.a}] 与 [${m.params.b}] 来自不同文件，对同一规定给出的数值不一致，请核对两处原文。`
+        : `Note: [${m.params.a}] and [${m.params.b}] come from different documents and give different values for the same rule; check both.`;
+  }
+}
+
+/** Messages in the UI's language; answers stored before codes existed keep their English words. */
+export function sayAll(codes: Message[] | undefined, english: string[]): string[] {
+  return codes && codes.length > 0 ? codes.map(say) : english;
+}
