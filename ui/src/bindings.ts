@@ -243,7 +243,27 @@ passages: Array<number>,
 /**
  * The budget in tokens.
  */
-budget: number, } } | { "code": "sources_differ", "params": { 
+budget: number, } } | { "code": "no_server" } | { "code": "not_embedded", "params": { 
+/**
+ * The model.
+ */
+model: string, } } | { "code": "partly_embedded", "params": { 
+/**
+ * Passages embedded.
+ */
+embedded: number, 
+/**
+ * All passages.
+ */
+total: number, 
+/**
+ * The model.
+ */
+model: string, } } | { "code": "server_unusable", "params": { 
+/**
+ * What went wrong.
+ */
+detail: string, } } | { "code": "sources_differ", "params": { 
 /**
  * The lead sentence's passage.
  */
@@ -1046,9 +1066,13 @@ used: string,
  */
 model: string | null, 
 /**
- * Why search was keyword-only, in words for the user.
+ * Why search was keyword-only, in English words.
  */
 note: string | null, 
+/**
+ * The same as a message code, for the user's language.
+ */
+note_code: Message | null, 
 /**
  * Milliseconds the server took to embed the question.
  */

@@ -78,6 +78,18 @@ export function say(m: Message): string {
       return zh
         ? `段落 ${cites(m.params.passages)} 超出了 ${m.params.budget} 个词元的上下文预算，未被使用。`
         : `Passages ${cites(m.params.passages)} did not fit in the context budget of ${m.params.budget} tokens and were not used.`;
+    case "no_server":
+      return zh ? "未设置嵌入服务器，仅使用关键词检索" : "no embeddings server is set up; keyword search only";
+    case "not_embedded":
+      return zh
+        ? `您的文件尚未用 ${m.params.model} 生成向量；在此之前仅使用关键词检索`
+        : `your documents are not embedded with ${m.params.model} yet; keyword search only until they are`;
+    case "partly_embedded":
+      return zh
+        ? `${m.params.total} 个段落中已有 ${m.params.embedded} 个用 ${m.params.model} 生成向量；完成前仅使用关键词检索`
+        : `${m.params.embedded} of ${m.params.total} passages are embedded with ${m.params.model}; keyword search only until the rest are`;
+    case "server_unusable":
+      return zh ? `嵌入服务器不可用（${m.params.detail}），仅使用关键词检索` : `${m.params.detail}; keyword search only`;
     case "sources_differ":
       return zh
         ? `注意：[${m.params.a}] 与 [${m.params.b}] 来自不同文件，对同一规定给出的数值不一致，请核对两处原文。`

@@ -372,7 +372,8 @@ pub fn search(r: &evident_core::search::SearchResult, json: bool) -> anyhow::Res
             "note: only the first 1000 characters of the question were used"
         )?;
     }
-    if let Some(note) = &r.retrieval.note {
+    if r.retrieval.note.is_some() {
+        let note = say(r.retrieval.note_code.as_ref(), r.retrieval.note.as_deref());
         writeln!(out, "note: {note}")?;
     }
     match r.status {
@@ -527,7 +528,8 @@ pub fn answer(a: &evident_core::answer::Answer, json: bool) -> anyhow::Result<()
         writeln!(out, "{}", serde_json::to_string_pretty(a)?)?;
         return Ok(());
     }
-    if let Some(note) = &a.retrieval.note {
+    if a.retrieval.note.is_some() {
+        let note = say(a.retrieval.note_code.as_ref(), a.retrieval.note.as_deref());
         writeln!(out, "note: {note}\n")?;
     }
     match a.status {

@@ -153,6 +153,27 @@ pub enum Message {
         /// The budget in tokens.
         budget: usize,
     },
+    /// No embeddings server is set up: keyword search only.
+    NoServer,
+    /// The documents are not embedded with the model yet.
+    NotEmbedded {
+        /// The model.
+        model: String,
+    },
+    /// Only some passages are embedded with the model so far.
+    PartlyEmbedded {
+        /// Passages embedded.
+        embedded: usize,
+        /// All passages.
+        total: usize,
+        /// The model.
+        model: String,
+    },
+    /// The server could not be used (its error, in English, as detail).
+    ServerUnusable {
+        /// What went wrong.
+        detail: String,
+    },
     /// Two documents give different values for the same rule.
     SourcesDiffer {
         /// The lead sentence's passage.
@@ -277,6 +298,32 @@ impl Message {
                 "Passages {} did not fit in the context budget of {budget} tokens and were not used.",
                 cites(passages)
             ),
+            M::NoServer if zh => "未设置嵌入服务器，仅使用关键词检索".into(),
+            M::NoServer => "no embeddings server is set up; keyword search only".into(),
+            M::NotEmbedded { model } if zh => {
+                format!("您的文件尚未用 {model} 生成向量；在此之前仅使用关键词检索")
+            }
+            M::NotEmbedded { model } => format!(
+                "your documents are not embedded with {model} yet; keyword search only until they are"
+            ),
+            M::PartlyEmbedded {
+                embedded,
+                total,
+                model,
+            } if zh => format!(
+                "{total} 个段落中已有 {embedded} 个用 {model} 生成向量；完成前仅使用关键词检索"
+            ),
+            M::PartlyEmbedded {
+                embedded,
+                total,
+                model,
+            } => format!(
+                "{embedded} of {total} passages are embedded with {model}; keyword search only until the rest are"
+            ),
+            M::ServerUnusable { detail } if zh => {
+                format!("嵌入服务器不可用（{detail}），仅使用关键词检索")
+            }
+            M::ServerUnusable { detail } => format!("{detail}; keyword search only"),
             M::SourcesDiffer { a, b } if zh => {
                 format!(
                     "注意：[{a}] 与 [{b}] 来自不同文件，对同一规定给出的数值不一致，请核对两处原文。"

@@ -11,6 +11,7 @@
 use std::collections::HashMap;
 
 use crate::Result;
+use crate::message::Message;
 use crate::model::vector::{dot, dot_i8, quantize};
 use crate::model::{Embedder, InputKind};
 use crate::store::{PassageMatrix, SentenceVectors, Store};
@@ -34,7 +35,7 @@ pub struct Ready {
 }
 
 /// Why the vector side is not used for a search, in words for the user.
-pub type Unavailable = String;
+pub type Unavailable = crate::message::Message;
 
 /// Gets the vector side ready: the server's model must be the one the passages were
 /// embedded with, and every passage must have its vector (else, until embedding has
@@ -46,32 +47,39 @@ pub fn prepare(
 ) -> Result<std::result::Result<Ready, Unavailable>> {
     let identity = match embedder.identity() {
         Ok(id) => id,
-        Err(e) => return Ok(Err(format!("{e}; keyword search only"))),
+        Err(e) => {
+            return Ok(Err(Message::ServerUnusable {
+                detail: e.to_string(),
+            }));
+        }
     };
     let Some(model_id) = store.find_model(&identity)? else {
-        return Ok(Err(format!(
-            "your documents are not embedded with {} yet; keyword search only until they are",
-            identity.name
-        )));
+        return Ok(Err(Message::NotEmbedded {
+            model: identity.name,
+        }));
     };
     let matrix = store.passage_matrix(model_id, identity.dim)?;
     if matrix.missing > 0 {
         let total = matrix.missing + matrix.chunk_ids.len();
-        return Ok(Err(format!(
-            "{} of {total} passages are embedded with {}; keyword search only until the rest are",
-            matrix.chunk_ids.len(),
-            identity.name
-        )));
+        return Ok(Err(Message::PartlyEmbedded {
+            embedded: matrix.chunk_ids.len(),
+            total,
+            model: identity.name,
+        }));
     }
     let started = std::time::Instant::now();
     let vector = match embedder.embed(&[question], InputKind::Query) {
         Ok(mut v) if v.len() == 1 => v.remove(0),
         Ok(_) => {
-            return Ok(Err(
-                "the embeddings server sent no vector for the question; keyword search only".into(),
-            ));
+            return Ok(Err(Message::ServerUnusable {
+                detail: "the embeddings server sent no vector for the question".into(),
+            }));
         }
-        Err(e) => return Ok(Err(format!("{e}; keyword search only"))),
+        Err(e) => {
+            return Ok(Err(Message::ServerUnusable {
+                detail: e.to_string(),
+            }));
+        }
     };
     Ok(Ok(Ready {
         model: identity.name,

@@ -249,8 +249,11 @@ pub struct RetrievalInfo {
     pub used: String,
     /// The embedding model, when vectors were used.
     pub model: Option<String>,
-    /// Why search was keyword-only, in words for the user.
+    /// Why search was keyword-only, in English words.
     pub note: Option<String>,
+    /// The same as a message code, for the user's language.
+    #[serde(default)]
+    pub note_code: Option<Message>,
     /// Milliseconds the server took to embed the question.
     pub embed_ms: f64,
 }
@@ -299,14 +302,18 @@ pub fn search(
             ));
         }
         (None, RetrievalMode::Hybrid) => {
-            info.note = Some("no embeddings server is set up; keyword search only".into());
+            info.note = Some(Message::NoServer.text(Lang::En));
+            info.note_code = Some(Message::NoServer);
             None
         }
         (Some(semantic), mode) => match dense::prepare(store, semantic.0.as_ref(), question)? {
             Ok(ready) => Some(ready),
-            Err(why) if mode == RetrievalMode::Dense => return Err(Error::InvalidConfig(why)),
+            Err(why) if mode == RetrievalMode::Dense => {
+                return Err(Error::InvalidConfig(why.text(Lang::En)));
+            }
             Err(why) => {
-                info.note = Some(why);
+                info.note = Some(why.text(Lang::En));
+                info.note_code = Some(why);
                 None
             }
         },

@@ -91,9 +91,12 @@ export function renderAnswer(answer: Answer, handlers: AnswerHandlers): HTMLElem
     if (s) handlers.onCite(s);
   };
   // Why search was keyword-only (no server, embedding not done, server down).
-  const note = answer.retrieval?.note
-    ? h("p", { class: "retrieval-note", testid: "retrieval-note" }, `${t("keywordOnly")}: ${answer.retrieval.note}`)
-    : null;
+  const retrieval = answer.retrieval;
+  const note = retrieval?.note_code
+    ? h("p", { class: "retrieval-note", testid: "retrieval-note" }, say(retrieval.note_code))
+    : retrieval?.note
+      ? h("p", { class: "retrieval-note", testid: "retrieval-note" }, `${t("keywordOnly")}: ${retrieval.note}`)
+      : null;
   if (answer.status === "not_found") {
     return h(
       "section",
