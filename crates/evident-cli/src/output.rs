@@ -379,15 +379,16 @@ pub fn search(r: &evident_core::search::SearchResult, json: bool) -> anyhow::Res
     match r.status {
         SearchOutcome::NotFound => {
             let reason = say(r.reason.as_ref(), r.not_found_reason.as_deref());
-            writeln!(out, "Not found in your documents: {reason}.")?;
+            writeln!(out, "{}: {reason}.", words(Words::NotFound))?;
             if !r.passages.is_empty() {
-                writeln!(out, "Related, but not an answer:")?;
+                writeln!(out, "{}:", words(Words::Related))?;
             }
         }
         SearchOutcome::Uncertain => {
             writeln!(
                 out,
-                "Uncertain: these are the closest passages; they may not answer your question ({}).",
+                "{} ({}).",
+                words(Words::Uncertain),
                 say(r.reason.as_ref(), r.not_found_reason.as_deref())
             )?;
         }
@@ -435,10 +436,42 @@ fn why(r: &evident_core::search::Ranks) -> String {
 }
 
 fn verdict_label(v: evident_core::grounding::Verdict) -> &'static str {
-    match v {
-        evident_core::grounding::Verdict::Supported => "supported",
-        evident_core::grounding::Verdict::PartiallySupported => "PARTLY SUPPORTED",
-        evident_core::grounding::Verdict::Unsupported => "UNSUPPORTED",
+    use evident_core::grounding::Verdict;
+    match (v, lang()) {
+        (Verdict::Supported, Lang::ZhCn) => "有据",
+        (Verdict::PartiallySupported, Lang::ZhCn) => "部分有据",
+        (Verdict::Unsupported, Lang::ZhCn) => "无据",
+        (Verdict::Supported, Lang::En) => "supported",
+        (Verdict::PartiallySupported, Lang::En) => "PARTLY SUPPORTED",
+        (Verdict::Unsupported, Lang::En) => "UNSUPPORTED",
+    }
+}
+
+/// The words around an answer.
+#[derive(Clone, Copy)]
+enum Words {
+    NotFound,
+    Related,
+    Uncertain,
+    Sources,
+    PassagesReferred,
+}
+
+/// [`Words`] in the user's language.
+fn words(w: Words) -> &'static str {
+    match (w, lang()) {
+        (Words::NotFound, Lang::ZhCn) => "您的文件中没有找到答案",
+        (Words::NotFound, Lang::En) => "Not found in your documents",
+        (Words::Related, Lang::ZhCn) => "相关段落（不是答案）",
+        (Words::Related, Lang::En) => "Related, but not an answer",
+        (Words::Uncertain, Lang::ZhCn) => "不确定：以下是最接近的段落，可能并不回答您的问题",
+        (Words::Uncertain, Lang::En) => {
+            "Uncertain: these are the closest passages; they may not answer your question"
+        }
+        (Words::Sources, Lang::ZhCn) => "来源",
+        (Words::Sources, Lang::En) => "Sources",
+        (Words::PassagesReferred, Lang::ZhCn) => "[n] 所指的段落",
+        (Words::PassagesReferred, Lang::En) => "Passages [n] refers to",
     }
 }
 
@@ -536,21 +569,23 @@ pub fn answer(a: &evident_core::answer::Answer, json: bool) -> anyhow::Result<()
         evident_core::answer::Status::NotFound => {
             writeln!(
                 out,
-                "Not found in your documents{}.",
+                "{}{}.",
+                words(Words::NotFound),
                 Some(say(a.reason.as_ref(), a.not_found_reason.as_deref()))
                     .filter(|r| !r.is_empty())
                     .map(|r| format!(": {r}"))
                     .unwrap_or_default()
             )?;
             if !a.sources.is_empty() {
-                writeln!(out, "\nRelated, but not an answer:")?;
+                writeln!(out, "\n{}:", words(Words::Related))?;
             }
         }
         evident_core::answer::Status::Answered | evident_core::answer::Status::Uncertain => {
             if a.status == evident_core::answer::Status::Uncertain {
                 writeln!(
                     out,
-                    "UNCERTAIN — these are the closest passages; they may not answer your question ({}).\n",
+                    "{} ({}).\n",
+                    words(Words::Uncertain),
                     say(a.reason.as_ref(), a.not_found_reason.as_deref())
                 )?;
             }
@@ -559,7 +594,7 @@ pub fn answer(a: &evident_core::answer::Answer, json: bool) -> anyhow::Result<()
             for n in say_all(&a.note_codes, &a.notes) {
                 writeln!(out, "\n{n}")?;
             }
-            writeln!(out, "\nSources:")?;
+            writeln!(out, "\n{}:", words(Words::Sources))?;
         }
     }
     if a.status == evident_core::answer::Status::NotFound {
@@ -586,6 +621,6 @@ pub fn checked(c: &evident_core::answer::Checked, json: bool) -> anyhow::Result<
             evident_core::answer::pasted::MAX_SENTENCES
         )?;
     }
-    writeln!(out, "\nPassages [n] refers to:")?;
+    writeln!(out, "\n{}:", words(Words::PassagesReferred))?;
     print_sources(&mut out, &c.sources)
 }

@@ -114,6 +114,31 @@ fn ask_search_and_check_keep_their_json_contract() {
             .to_string()
             .contains("cites [7], which was not retrieved")
     );
+    assert_eq!(
+        c["sentences"][2]["reason_codes"][0],
+        serde_json::json!({"code": "not_retrieved", "params": {"n": 7}}),
+        "the reason as a code for the user's language: {c}"
+    );
+    // The human output says it in the language asked for.
+    for (lang, expected) in [
+        ("zh-CN", "引用了 [7]，但它不在检索结果中"),
+        ("en", "cites [7], which was not retrieved"),
+    ] {
+        let out = evident(
+            &db,
+            &[
+                "check",
+                "--question",
+                q,
+                "--answer-file",
+                answer.to_str().expect("utf-8"),
+                "--lang",
+                lang,
+            ],
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains(expected), "{lang}: {text}");
+    }
 }
 
 #[test]
