@@ -106,6 +106,25 @@ def ask(driver, question: str) -> float:
     return in_page if in_page == in_page else (time.perf_counter() - started) * 1000
 
 
+def check_flagged(driver, text: str):
+    """Runs Check a text on `text`; returns its first unsupported sentence and reasons."""
+    by_testid(driver, "tab-check").click()
+    by_testid(driver, "check-input").send_keys(text)
+    by_testid(driver, "check-run").click()
+    flagged = WebDriverWait(driver, 10).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, ".check-page [data-testid='answer-sentence'][data-verdict='unsupported']")
+    )
+    reasons = driver.execute_script("return arguments[0].querySelector('.reasons').textContent", flagged[0])
+    return flagged[0], reasons
+
+
+def reload_ready(driver) -> None:
+    driver.execute_script("location.reload()")
+    WebDriverWait(driver, 20).until(
+        lambda d: d.execute_script("return document.body.dataset.ready === 'true'")
+    )
+
+
 def save_via_dialog(title: str, path: Path) -> str:
     """Types `path` into the save dialog titled `title` and returns what was saved."""
     # Without a window manager, keys go to the window under the pointer: find the
@@ -283,43 +302,26 @@ def main() -> int:
         shot(driver, "06b-not-found")
 
         # Check a text with a wrong number.
-        by_testid(driver, "tab-check").click()
-        box = by_testid(driver, "check-input")
-        box.send_keys("单笔报销超过50,000元的，须经分管副总经理审批。")
-        by_testid(driver, "check-run").click()
-        flagged = WebDriverWait(driver, 10).until(
-            lambda d: d.find_elements(By.CSS_SELECTOR, ".check-page [data-testid='answer-sentence'][data-verdict='unsupported']")
-        )
-        reasons = driver.execute_script("return arguments[0].querySelector('.reasons').textContent", flagged[0])
+        wrong = "单笔报销超过50,000元的，须经分管副总经理审批。"
+        flagged, reasons = check_flagged(driver, wrong)
         check("50000" in reasons, "the wrong number is named in the reason")
-        color = driver.execute_script("return getComputedStyle(arguments[0]).color", flagged[0])
+        color = driver.execute_script("return getComputedStyle(arguments[0]).color", flagged)
         check(color.startswith("rgb(164, 14, 38)") or color.startswith("rgb(255, 129, 130)"), f"the flagged sentence is red ({color})")
-        driver.execute_script("arguments[0].focus()", flagged[0])
+        driver.execute_script("arguments[0].focus()", flagged)
         shot(driver, "07-check-flagged")
 
         # The same check in the Chinese window: the reason is in Chinese.
         previous = driver.execute_script("return localStorage.getItem('evident.lang')")
-        driver.execute_script("localStorage.setItem('evident.lang', 'zh-CN'); location.reload()")
-        WebDriverWait(driver, 20).until(
-            lambda d: d.execute_script("return document.body.dataset.ready === 'true'")
-        )
-        by_testid(driver, "tab-check").click()
-        box = by_testid(driver, "check-input")
-        box.send_keys("单笔报销超过50,000元的，须经分管副总经理审批。")
-        by_testid(driver, "check-run").click()
-        flagged = WebDriverWait(driver, 10).until(
-            lambda d: d.find_elements(By.CSS_SELECTOR, ".check-page [data-testid='answer-sentence'][data-verdict='unsupported']")
-        )
-        reasons = driver.execute_script("return arguments[0].querySelector('.reasons').textContent", flagged[0])
+        driver.execute_script("localStorage.setItem('evident.lang', 'zh-CN')")
+        reload_ready(driver)
+        flagged, reasons = check_flagged(driver, wrong)
         check("50000" in reasons and "中没有" in reasons, f"the zh-CN window gives the reason in Chinese ({reasons!r})")
-        driver.execute_script("arguments[0].focus()", flagged[0])
+        driver.execute_script("arguments[0].focus()", flagged)
         shot(driver, "07b-check-flagged-zh")
         driver.execute_script(
-            "arguments[0] === null ? localStorage.removeItem('evident.lang') : localStorage.setItem('evident.lang', arguments[0]);"
-            "location.reload()", previous)
-        WebDriverWait(driver, 20).until(
-            lambda d: d.execute_script("return document.body.dataset.ready === 'true'")
-        )
+            "arguments[0] === null ? localStorage.removeItem('evident.lang') : localStorage.setItem('evident.lang', arguments[0])",
+            previous)
+        reload_ready(driver)
 
         # The hostile document renders as text and runs nothing.
         by_testid(driver, "tab-ask").click()

@@ -321,10 +321,10 @@ pub fn search(
     let weights = lexical.weights.clone();
     // Each candidate: its keyword scores when the keyword side had it, its ranks.
     let mut by_id: HashMap<i64, rank::Scored> = HashMap::new();
+    // With vectors: each kept passage's sentence cosines, for the composer.
+    let mut similarity: HashMap<i64, Vec<(usize, usize, f32)>> = HashMap::new();
     // With vectors: the vector side's hits and how far its top 5 agree with the keyword
     // side's top 5.
-    // With vectors: each candidate's sentence cosines.
-    let mut similarity: HashMap<i64, Vec<(usize, usize, f32)>> = HashMap::new();
     let (fused, vectors): (Vec<fuse::Fused>, Option<(dense::DenseHits, f64)>) = match &ready {
         None => {
             if let Some(reason) = lexical.empty_reason.clone() {

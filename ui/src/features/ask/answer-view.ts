@@ -4,7 +4,7 @@
 import type { Answer, Ranks, Source } from "../../bindings";
 import { renderSentence } from "../../components/sentences";
 import { h } from "../../dom";
-import { lang, pageLabel, t } from "../../i18n";
+import { pageLabel, t } from "../../i18n";
 import { say, sayAll } from "../../messages";
 import { markTerms } from "./terms";
 
@@ -160,7 +160,8 @@ function renderCitedSources(answer: Answer, handlers: AnswerHandlers): HTMLEleme
 /** Why an answer is only uncertain, from its evidence, in the UI's language (mirrors `outcome::decide`). */
 function uncertainReason(answer: Answer): string {
   if (answer.reason) return say(answer.reason);
-  const unmentioned = answer.evidence?.unmentioned ?? [];
-  if (unmentioned.length > 0) return t("uncertainUnmentioned", { names: unmentioned.join(lang() === "en" ? ", " : "、") });
-  return answer.evidence?.agreement === 0 ? t("uncertainDisagree") : t("uncertainFewWords");
+  // Answers stored before reasons were codes: the same reason, from the evidence.
+  const names = answer.evidence?.unmentioned ?? [];
+  if (names.length > 0) return say({ code: "unmentioned", params: { names } });
+  return say({ code: answer.evidence?.agreement === 0 ? "rankings_disagree" : "few_question_words" });
 }
