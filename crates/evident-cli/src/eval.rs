@@ -374,6 +374,7 @@ fn evaluate(
         } else {
             unanswerable.add(result.status);
         }
+        let mut answer_lines: Option<serde_json::Value> = None;
         if let (Some(weights), Some(rank)) = (a.answers, first_hit)
             && rank < 5
         {
@@ -398,6 +399,44 @@ fn evaluate(
             a_sentences += answer.sentences.len();
             a_first += usize::from(answer.sentences.first().is_some_and(holds));
             a_any += usize::from(answer.sentences.iter().any(holds));
+            let sentences: Vec<serde_json::Value> = answer
+                .sentences
+                .iter()
+                .map(|s| serde_json::json!({"text": s.text, "n": s.citations, "holds": holds(s)}))
+                .collect();
+            let mut candidates = Vec::new();
+            if run_out.is_some() {
+                // Every candidate sentence with what it was scored on, for tuning.
+                let again = search(store, &q.question, &aliases, &ask_options.search)?;
+                let ctx = evident_core::answer::context::assemble(
+                    store,
+                    &again.passages,
+                    ask_options.budget_tokens,
+                )?;
+                let usable: Vec<_> = again
+                    .passages
+                    .iter()
+                    .filter(|p| ctx.included.contains(&p.n))
+                    .collect();
+                let scored = evident_core::answer::compose::scored(
+                    &again.query,
+                    &again.term_weights,
+                    &usable,
+                    &weights,
+                );
+                candidates = scored
+                    .iter()
+                    .map(|c| {
+                        let hit = usable
+                            .iter()
+                            .find(|p| p.n == c.n)
+                            .is_some_and(|p| q.is_hit(&p.doc_path, &c.text));
+                        serde_json::json!({"text": c.text, "n": c.n, "f": c.features, "holds": hit})
+                    })
+                    .collect();
+            }
+            answer_lines =
+                Some(serde_json::json!({"sentences": sentences, "candidates": candidates}));
         }
         if let Some(rank) = first_hit {
             for (i, k) in a.ks.iter().enumerate() {
@@ -427,7 +466,9 @@ fn evaluate(
             let retrieved: Vec<serde_json::Value> = result
                 .passages
                 .iter()
-                .map(|p| serde_json::json!({"doc": p.doc_path, "text": p.text}))
+                .map(|p| {
+                    serde_json::json!({"doc": p.doc_path, "text": p.text, "highlight": p.highlight.text})
+                })
                 .collect();
             writeln!(
                 w,
@@ -436,6 +477,8 @@ fn evaluate(
                     "id": q.id,
                     "retrieved": retrieved,
                     "abstained": result.status == Outcome::NotFound,
+                    "hit_rank": first_hit.map(|r| r + 1),
+                    "answer": answer_lines,
                 })
             )?;
         }

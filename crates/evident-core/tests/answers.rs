@@ -171,6 +171,26 @@ fn a_short_question_gets_its_rule_without_unrelated_ones_or_a_false_conflict() {
 }
 
 #[test]
+fn an_unused_leave_question_leads_with_the_rate_that_answers_it() {
+    let dir = tmp();
+    let store = index(dir.path());
+    let answer = ask(
+        &store,
+        "年假没休完公司怎么补偿？",
+        &Aliases::default(),
+        &AskOptions::default(),
+    )
+    .expect("ask runs");
+    let lead = &answer.sentences[0].text;
+    assert!(
+        lead.contains("300%") && lead.contains("应休未休"),
+        "the sentence that says how unused leave is paid comes first, not a clause label's \
+         number or a scheduling rule: {}",
+        answer.text
+    );
+}
+
+#[test]
 fn heading_paths_do_not_repeat_the_title() {
     let dir = tmp();
     let store = index(dir.path());

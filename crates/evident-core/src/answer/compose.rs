@@ -23,6 +23,7 @@ use regex::Regex;
 use crate::grounding::claims::Claim;
 use crate::message::Message;
 use crate::search::rank::coverage;
+use crate::search::stopwords::{Quantity, asked_quantity};
 use crate::search::{Passage, Query};
 use crate::text::numbers::{NumberMention, numbers_in};
 use crate::text::segment::passage_tokens;
@@ -125,7 +126,45 @@ pub struct Drafted {
     pub notes: Vec<Message>,
 }
 
+/// What a candidate sentence was scored on (for calibration runs: `evident eval
+/// --answers --run-out`).
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct Features {
+    /// IDF-weighted share of the question's key terms it holds.
+    pub coverage: f64,
+    /// Its sentence vector's cosine with the question (with vectors).
+    pub cosine: Option<f32>,
+    /// The best sentence cosine over all passages.
+    pub best_cosine: Option<f32>,
+    /// Place of its passage (0 = first).
+    pub rank: usize,
+    /// Whether retrieval highlighted it in its passage.
+    pub highlighted: bool,
+    /// How many numbers it holds.
+    pub numbers: usize,
+    /// How many of the question's own numbers it holds.
+    pub question_numbers: usize,
+    /// Whether the question asks for a number.
+    pub asks_number: bool,
+    /// Its length in characters.
+    pub chars: usize,
+    /// The score it was ranked by.
+    pub score: f64,
+}
+
+/// A scored candidate sentence, as the calibration runs see it.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Scored {
+    /// The sentence as quoted.
+    pub text: String,
+    /// Its passage (`[n]`).
+    pub n: usize,
+    /// What it was scored on.
+    pub features: Features,
+}
+
 struct Candidate {
+    features: Features,
     draft: Draft,
     doc_id: i64,
     score: f64,
@@ -143,9 +182,33 @@ pub fn compose(query: &Query, weights: &[f64], passages: &[&Passage]) -> Drafted
     compose_with(query, weights, passages, &Weights::default())
 }
 
+/// Every candidate sentence with its features, best first (for calibration runs).
+pub fn scored(query: &Query, weights: &[f64], passages: &[&Passage], w: &Weights) -> Vec<Scored> {
+    candidates(query, weights, passages, w)
+        .into_iter()
+        .map(|c| Scored {
+            text: c.draft.text,
+            n: c.draft.n,
+            features: c.features,
+        })
+        .collect()
+}
+
 /// [`compose`] with explicit composer weights.
 pub fn compose_with(query: &Query, weights: &[f64], passages: &[&Passage], w: &Weights) -> Drafted {
+    let candidates = candidates(query, weights, passages, w);
+    pick(&candidates, w)
+}
+
+/// The candidate sentences of `passages`, best first.
+fn candidates(
+    query: &Query,
+    weights: &[f64],
+    passages: &[&Passage],
+    w: &Weights,
+) -> Vec<Candidate> {
     let mut candidates = Vec::new();
+    let wanted = asked_quantity(&query.text);
     let best_cosine = passages
         .iter()
         .flat_map(|p| p.sentence_similarity.iter().map(|s| s.2))
@@ -203,17 +266,6 @@ pub fn compose_with(query: &Query, weights: &[f64], passages: &[&Passage], w: &W
             if cov < w.min_coverage && closeness < 0.5 {
                 continue;
             }
-            let mentions = numbers_in(unit);
-            let numbers: Vec<String> = mentions.iter().map(|m| m.value.clone()).collect();
-            let mut score = cov - w.rank_penalty * rank as f64 + w.vector_weight * closeness;
-            if query.asks_number && !numbers.is_empty() {
-                score += w.number_bonus;
-            }
-            score += w.number_bonus
-                * query.numbers.iter().filter(|v| numbers.contains(v)).count() as f64;
-            if highlighted {
-                score += w.highlight_bonus;
-            }
             // The clause a sentence belongs to: its own label (then quoted without it,
             // as its location), else the last label before it.
             let (location, quote) = match labels.iter().find(|(at, _, _)| *at == s) {
@@ -225,9 +277,41 @@ pub fn compose_with(query: &Query, weights: &[f64], passages: &[&Passage], w: &W
                     unit,
                 ),
             };
+            // Numbers of the quote, not of its label: 第十一条 answers no "how much".
+            let mentions = numbers_in(quote);
+            let numbers: Vec<String> = mentions.iter().map(|m| m.value.clone()).collect();
+            let question_numbers = query.numbers.iter().filter(|v| numbers.contains(v)).count();
+            let mut score = cov - w.rank_penalty * rank as f64 + w.vector_weight * closeness;
+            // A number of the kind asked for (an amount, a duration) answers "how
+            // much"; another number may (a count, a kind the words do not tell).
+            let of_kind = match wanted {
+                Some(kind) => mentions.iter().any(|m| quantity_of(quote, m) == Some(kind)),
+                None => !mentions.is_empty(),
+            };
+            if query.asks_number && of_kind {
+                score += w.number_bonus;
+            } else if query.asks_number && !mentions.is_empty() {
+                score += w.number_bonus * 0.5;
+            }
+            score += w.number_bonus * question_numbers as f64;
+            if highlighted {
+                score += w.highlight_bonus;
+            }
             candidates.push(Candidate {
+                features: Features {
+                    coverage: cov,
+                    cosine,
+                    best_cosine,
+                    rank,
+                    highlighted,
+                    numbers: numbers.len(),
+                    question_numbers,
+                    asks_number: query.asks_number,
+                    chars: unit.chars().count(),
+                    score,
+                },
                 terms: Claim::of(quote).terms.into_iter().collect(),
-                units: units_of(unit, &mentions),
+                units: units_of(quote, &mentions),
                 question_terms: found
                     .iter()
                     .enumerate()
@@ -247,6 +331,12 @@ pub fn compose_with(query: &Query, weights: &[f64], passages: &[&Passage], w: &W
         }
     }
     candidates.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.draft.n.cmp(&b.draft.n)));
+    candidates
+}
+
+/// The answer from ranked `candidates`: the best, the follow-ups close to it, and the
+/// other document's sentence when two documents disagree.
+fn pick(candidates: &[Candidate], w: &Weights) -> Drafted {
     let mut drafted = Drafted::default();
     let Some(lead) = candidates.first() else {
         return drafted;
@@ -340,6 +430,43 @@ fn units_of(sentence: &str, mentions: &[NumberMention]) -> HashSet<String> {
             Some(unit)
         })
         .collect()
+}
+
+/// The kind of quantity a number of `sentence` is: money or a rate (¥, $, 元, %, 倍)
+/// or a length of time (日, 个月, 年, weeks, business days); `None` for a count.
+fn quantity_of(sentence: &str, m: &NumberMention) -> Option<Quantity> {
+    let before = &sentence[..m.start];
+    if before.ends_with(['$', '¥', '￥', '€', '£']) || before.ends_with("百分之") {
+        return Some(Quantity::Amount);
+    }
+    let after = crate::text::normalize::nfkc(sentence[m.end..].trim_start()).to_lowercase();
+    const AMOUNT: &[&str] = &["元", "%", "倍", "percent", "usd", "dollar", "cent"];
+    const DURATION: &[&str] = &[
+        "日",
+        "天",
+        "个月",
+        "月",
+        "年",
+        "周",
+        "星期",
+        "小时",
+        "个工作日",
+        "工作日",
+        "day",
+        "week",
+        "month",
+        "year",
+        "hour",
+        "night",
+        "business day",
+    ];
+    if AMOUNT.iter().any(|u| after.starts_with(u)) {
+        Some(Quantity::Amount)
+    } else if DURATION.iter().any(|u| after.starts_with(u)) {
+        Some(Quantity::Duration)
+    } else {
+        None
+    }
 }
 
 /// A heading line says what a section is about, not what the policy says.
@@ -458,6 +585,33 @@ mod tests {
         let own = draft_of("第八条 员工请假3天以内的，提前1个工作日申请。", 2);
         assert_eq!(own.location.as_deref(), Some("第八条"));
         assert_eq!(own.text, "员工请假3天以内的，提前1个工作日申请。");
+    }
+
+    #[test]
+    fn a_number_of_the_kind_asked_for_leads_and_a_clause_label_is_no_number() {
+        let d = draft(
+            "年假没休完怎么补偿？",
+            &[test_passage(
+                1,
+                1,
+                "第五条 单位确因工作需要不能安排职工休年假的，经职工本人同意，可以不安排职工休年假。\n\
+                 第六条 职工在1个年度内未休年假的，跨年度安排。\n\
+                 第七条 对职工应休未休的年假天数，单位应当按照该职工日工资收入的300%支付年假工资报酬。",
+            )],
+        );
+        assert!(d.sentences[0].text.contains("300%"), "{:?}", d.sentences);
+        let kind = |s: &str| {
+            let m = numbers_in(s);
+            quantity_of(s, &m[0])
+        };
+        assert_eq!(
+            kind("支付不低于工资的百分之二百的工资报酬"),
+            Some(Quantity::Amount)
+        );
+        assert_eq!(kind("up to $500 a year"), Some(Quantity::Amount));
+        assert_eq!(kind("提前3个工作日申请"), Some(Quantity::Duration));
+        assert_eq!(kind("within 5 business days"), Some(Quantity::Duration));
+        assert_eq!(kind("下列3种情形"), None);
     }
 
     #[test]

@@ -146,6 +146,75 @@ pub fn is_stop_word(term: &str) -> bool {
     STOP.contains(term)
 }
 
+/// What kind of quantity a question asks for, when its words say so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quantity {
+    /// Money or a rate of pay: 多少钱, 怎么补偿, how much ... paid.
+    Amount,
+    /// A length of time or a deadline: 多久, 几天, how long, how many weeks.
+    Duration,
+}
+
+const ASKS_AMOUNT: &[&str] = &[
+    "多少钱",
+    "补偿",
+    "赔",
+    "怎么算",
+    "怎么计算",
+    "如何计算",
+    "给钱",
+    "工资",
+    "报酬",
+    "津贴",
+    "费用",
+    "how much",
+    "paid",
+    "pay ",
+    "reimburs",
+    "cost",
+    "allowance",
+    "stipend",
+];
+
+const ASKS_DURATION: &[&str] = &[
+    "多久",
+    "多长时间",
+    "多长",
+    "几天",
+    "几个月",
+    "几年",
+    "几周",
+    "多少天",
+    "多少日",
+    "期限",
+    "时限",
+    "how long",
+    "how many days",
+    "how many weeks",
+    "how many months",
+    "how many years",
+    "how many hours",
+    "how soon",
+    "deadline",
+];
+
+/// The kind of quantity `question` asks for, if it asks for one and says which:
+/// a sentence that holds a number of that kind answers it better than one that
+/// merely holds a number (a clause's 第十一条, a 12 个月 in an amount question).
+pub fn asked_quantity(question: &str) -> Option<Quantity> {
+    let q = question.to_lowercase();
+    if !asks_for_number(&q) {
+        return None;
+    }
+    if ASKS_DURATION.iter().any(|w| q.contains(w)) {
+        Some(Quantity::Duration)
+    } else if ASKS_AMOUNT.iter().any(|w| q.contains(w)) {
+        Some(Quantity::Amount)
+    } else {
+        None
+    }
+}
+
 /// Whether the question asks for a number or amount (多少, 几, how many ...).
 pub fn asks_for_number(question: &str) -> bool {
     let q = question.to_lowercase();
