@@ -414,12 +414,14 @@ pub async fn open_source(app: AppHandle, state: State<'_, AppState>, id: i64) ->
         .map_err(|e| CommandError::new("io", format!("cannot open {}: {e}", path.display())))
 }
 
-/// The answer as Markdown (`markdown`) or self-contained HTML (`html`).
+/// The answer as Markdown (`markdown`) or self-contained HTML (`html`), its own words
+/// in the window's language (`en` or `zh-CN`).
 #[tauri::command]
-pub async fn export_answer(answer: Answer, format: String) -> CommandResult<String> {
+pub async fn export_answer(answer: Answer, format: String, lang: String) -> CommandResult<String> {
+    let lang = evident_core::message::Lang::from_locale(&lang);
     match format.as_str() {
-        "markdown" => Ok(export::to_markdown(&answer)),
-        "html" => Ok(export::to_html(&answer)),
+        "markdown" => Ok(export::to_markdown(&answer, lang)),
+        "html" => Ok(export::to_html(&answer, lang)),
         other => Err(CommandError::new(
             "invalid_config",
             format!("unknown export format {other:?} (markdown or html)"),

@@ -261,6 +261,9 @@ def main() -> int:
         text = save_via_dialog("^(Export Markdown|导出 Markdown)$", exported)
         check("单笔报销超过多少需要分管副总审批" in text and "[1]" in text and "> 单笔报销超过20,000元" in text.replace("\\", ""),
               "the Markdown export holds the question, the cited answer and the quoted source")
+        window_lang = driver.execute_script("return document.documentElement.lang || localStorage.getItem('evident.lang') || ''")
+        sources_word = "## 来源" if window_lang.startswith("zh") else "## Sources"
+        check(sources_word in text, f"the export's own words are in the window's language ({window_lang!r})")
         by_testid(driver, "export-html").click()
         html = save_via_dialog("^(Export HTML|导出 HTML)$", data / "export" / "answer.html")
         check(html.lstrip().lower().startswith("<!doctype html") and "单笔报销超过20,000元" in html

@@ -3,6 +3,7 @@
 
 import { invoke } from "@tauri-apps/api/core";
 import { listen, type UnlistenFn } from "@tauri-apps/api/event";
+import type { Lang } from "./i18n";
 import type {
   Answer,
   AliasWarning,
@@ -54,8 +55,8 @@ export const ipc = {
   documentView: (id: number) => call<DocumentView>("document_view", { id }),
   pdfBytes: (id: number) => call<ArrayBuffer>("pdf_bytes", { id }),
   openSource: (id: number) => call<null>("open_source", { id }),
-  exportAnswer: (answer: Answer, format: "markdown" | "html") =>
-    call<string>("export_answer", { answer, format }),
+  exportAnswer: (answer: Answer, format: "markdown" | "html", lang: Lang) =>
+    call<string>("export_answer", { answer, format, lang }),
   saveText: (path: string, contents: string) => call<null>("save_text", { path, contents }),
   history: (limit: number) => call<HistoryEntry[]>("history", { limit }),
   historyAnswer: (id: number) => call<Answer>("history_answer", { id }),

@@ -1,25 +1,78 @@
 //! Exporting an answer: the question, every sentence with its verdict, and every cited
 //! passage quoted with its document, page and heading, as Markdown or as one
 //! self-contained HTML file (inline style, no script, every document text escaped).
+//!
+//! The words around the quotes (verdicts, reasons, notes, "Sources") are in the
+//! reader's language; the quotes are the documents' own text in every language.
 
 use std::fmt::Write;
 
 use super::{Answer, Source, Status};
-use crate::grounding::Verdict;
+use crate::grounding::{SentenceVerdict, Verdict};
+use crate::message::{Lang, Message};
 
-fn verdict_label(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Supported => "supported",
-        Verdict::PartiallySupported => "partially supported",
-        Verdict::Unsupported => "NOT SUPPORTED",
+/// The fixed words of an export.
+#[derive(Clone, Copy)]
+enum Words {
+    NotFound,
+    Uncertain,
+    Related,
+    Sources,
+}
+
+fn words(w: Words, lang: Lang) -> &'static str {
+    match (w, lang) {
+        (Words::NotFound, Lang::En) => "Not found in your documents.",
+        (Words::NotFound, Lang::ZhCn) => "您的文件中没有找到答案。",
+        (Words::Uncertain, Lang::En) => {
+            "Uncertain: these are the closest passages; they may not answer the question."
+        }
+        (Words::Uncertain, Lang::ZhCn) => "不确定：以下是最接近的段落，可能并不回答您的问题。",
+        (Words::Related, Lang::En) => "Related, but not an answer:",
+        (Words::Related, Lang::ZhCn) => "相关段落（不是答案）：",
+        (Words::Sources, Lang::En) => "Sources",
+        (Words::Sources, Lang::ZhCn) => "来源",
     }
 }
 
-fn pages(s: &Source) -> String {
-    if s.page_start == s.page_end {
-        format!("p. {}", s.page_start)
+fn verdict_label(v: Verdict, lang: Lang) -> &'static str {
+    match (v, lang) {
+        (Verdict::Supported, Lang::En) => "supported",
+        (Verdict::PartiallySupported, Lang::En) => "partially supported",
+        (Verdict::Unsupported, Lang::En) => "NOT SUPPORTED",
+        (Verdict::Supported, Lang::ZhCn) => "有据",
+        (Verdict::PartiallySupported, Lang::ZhCn) => "部分有据",
+        (Verdict::Unsupported, Lang::ZhCn) => "无据",
+    }
+}
+
+fn pages(s: &Source, lang: Lang) -> String {
+    match (lang, s.page_start == s.page_end) {
+        (Lang::En, true) => format!("p. {}", s.page_start),
+        (Lang::En, false) => format!("pp. {}–{}", s.page_start, s.page_end),
+        (Lang::ZhCn, true) => format!("第 {} 页", s.page_start),
+        (Lang::ZhCn, false) => format!("第 {}–{} 页", s.page_start, s.page_end),
+    }
+}
+
+/// Messages in `lang`, or the stored English words of an answer saved before codes.
+fn said(codes: &[Message], english: &[String], lang: Lang) -> Vec<String> {
+    if codes.is_empty() {
+        english.to_vec()
     } else {
-        format!("pp. {}–{}", s.page_start, s.page_end)
+        codes.iter().map(|m| m.text(lang)).collect()
+    }
+}
+
+fn reasons(s: &SentenceVerdict, lang: Lang) -> Vec<String> {
+    said(&s.reason_codes, &s.reasons, lang)
+}
+
+/// Why the answer is uncertain or not found, in `lang`.
+fn why_not(a: &Answer, lang: Lang) -> String {
+    match &a.reason {
+        Some(m) => m.text(lang),
+        None => a.not_found_reason.clone().unwrap_or_default(),
     }
 }
 
@@ -58,27 +111,29 @@ fn md_escape(s: &str) -> String {
     out
 }
 
-/// The answer as Markdown.
-pub fn to_markdown(a: &Answer) -> String {
+/// The answer as Markdown, its own words in `lang`.
+pub fn to_markdown(a: &Answer, lang: Lang) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# {}\n", md_escape(&a.question));
     match a.status {
         Status::NotFound => {
             let _ = writeln!(
                 out,
-                "**Not found in your documents.** {}\n",
-                md_escape(a.not_found_reason.as_deref().unwrap_or(""))
+                "**{}** {}\n",
+                words(Words::NotFound, lang),
+                md_escape(&why_not(a, lang))
             );
             if !a.sources.is_empty() {
-                let _ = writeln!(out, "Related, but not an answer:\n");
+                let _ = writeln!(out, "{}\n", words(Words::Related, lang));
             }
         }
         Status::Answered | Status::Uncertain => {
             if a.status == Status::Uncertain {
                 let _ = writeln!(
                     out,
-                    "**Uncertain: these are the closest passages; they may not answer the question.** {}\n",
-                    md_escape(a.not_found_reason.as_deref().unwrap_or(""))
+                    "**{}** {}\n",
+                    words(Words::Uncertain, lang),
+                    md_escape(&why_not(a, lang))
                 );
             }
             for s in &a.sentences {
@@ -86,7 +141,7 @@ pub fn to_markdown(a: &Answer) -> String {
                 let mark = if s.verdict == Verdict::Supported {
                     String::new()
                 } else {
-                    format!(" — *{}*", verdict_label(s.verdict))
+                    format!(" — *{}*", verdict_label(s.verdict, lang))
                 };
                 // The clause label is where the quote stands, not part of it.
                 let location = s
@@ -95,14 +150,14 @@ pub fn to_markdown(a: &Answer) -> String {
                     .map(|l| format!("*{}* ", md_escape(l)))
                     .unwrap_or_default();
                 let _ = writeln!(out, "- {location}{}{cites}{mark}", md_escape(&s.text));
-                for r in &s.reasons {
-                    let _ = writeln!(out, "  - {}", md_escape(r));
+                for r in reasons(s, lang) {
+                    let _ = writeln!(out, "  - {}", md_escape(&r));
                 }
             }
-            for n in &a.notes {
-                let _ = writeln!(out, "\n> {}", md_escape(n));
+            for n in said(&a.note_codes, &a.notes, lang) {
+                let _ = writeln!(out, "\n> {}", md_escape(&n));
             }
-            let _ = writeln!(out, "\n## Sources\n");
+            let _ = writeln!(out, "\n## {}\n", words(Words::Sources, lang));
         }
     }
     for s in cited_sources(a) {
@@ -116,7 +171,7 @@ pub fn to_markdown(a: &Answer) -> String {
             "**[{}] {}**{heading} ({}, `{}`)\n",
             s.n,
             md_escape(&s.title),
-            pages(s),
+            pages(s, lang),
             s.doc_path.display()
         );
         for line in s.text.lines() {
@@ -136,14 +191,18 @@ const STYLE: &str = "body{font:16px/1.6 system-ui,'Noto Sans CJK SC','WenQuanYi 
 blockquote{border-left:3px solid #d0d7de;margin:0 0 1rem;padding:.25rem 1rem;color:#32383f;white-space:pre-wrap}\
 .flag{font-weight:600}.uncertain{color:#7a4b00}sup{color:#0550ae}";
 
-/// The answer as one self-contained HTML page.
-pub fn to_html(a: &Answer) -> String {
+/// The answer as one self-contained HTML page, its own words in `lang`.
+pub fn to_html(a: &Answer, lang: Lang) -> String {
     let mut out = String::new();
     let _ = write!(
         out,
-        "<!DOCTYPE html><html><head><meta charset=\"utf-8\">\
+        "<!DOCTYPE html><html lang=\"{}\"><head><meta charset=\"utf-8\">\
          <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\
          <title>{}</title><style>{STYLE}</style></head><body><h1>{}</h1>",
+        match lang {
+            Lang::En => "en",
+            Lang::ZhCn => "zh-CN",
+        },
         esc(&a.question),
         esc(&a.question)
     );
@@ -151,16 +210,18 @@ pub fn to_html(a: &Answer) -> String {
         Status::NotFound => {
             let _ = write!(
                 out,
-                "<p><strong>Not found in your documents.</strong> {}</p>",
-                esc(a.not_found_reason.as_deref().unwrap_or(""))
+                "<p><strong>{}</strong> {}</p>",
+                words(Words::NotFound, lang),
+                esc(&why_not(a, lang))
             );
         }
         Status::Answered | Status::Uncertain => {
             if a.status == Status::Uncertain {
                 let _ = write!(
                     out,
-                    "<p class=\"uncertain\"><strong>Uncertain: these are the closest passages; they may not answer the question.</strong> {}</p>",
-                    esc(a.not_found_reason.as_deref().unwrap_or(""))
+                    "<p class=\"uncertain\"><strong>{}</strong> {}</p>",
+                    words(Words::Uncertain, lang),
+                    esc(&why_not(a, lang))
                 );
             }
             out.push_str("<ol class=\"answer\">");
@@ -180,7 +241,7 @@ pub fn to_html(a: &Answer) -> String {
                 } else {
                     format!(
                         " <span class=\"flag\">⚠ {}</span>",
-                        verdict_label(s.verdict)
+                        verdict_label(s.verdict, lang)
                     )
                 };
                 let location = s
@@ -193,18 +254,18 @@ pub fn to_html(a: &Answer) -> String {
                     "<li class=\"{class}\">{location}{}{cites}{flag}",
                     esc(&s.text)
                 );
-                for r in &s.reasons {
-                    let _ = write!(out, "<div class=\"reason\">{}</div>", esc(r));
+                for r in reasons(s, lang) {
+                    let _ = write!(out, "<div class=\"reason\">{}</div>", esc(&r));
                 }
                 out.push_str("</li>");
             }
             out.push_str("</ol>");
-            for n in &a.notes {
-                let _ = write!(out, "<p class=\"reason\">{}</p>", esc(n));
+            for n in said(&a.note_codes, &a.notes, lang) {
+                let _ = write!(out, "<p class=\"reason\">{}</p>", esc(&n));
             }
         }
     }
-    out.push_str("<h2>Sources</h2>");
+    let _ = write!(out, "<h2>{}</h2>", words(Words::Sources, lang));
     for s in cited_sources(a) {
         let _ = write!(
             out,
@@ -212,7 +273,7 @@ pub fn to_html(a: &Answer) -> String {
             s.n,
             esc(&s.title),
             esc(&s.heading),
-            pages(s),
+            pages(s, lang),
             esc(&s.doc_path.to_string_lossy()),
             esc(&s.text)
         );
@@ -241,7 +302,10 @@ mod tests {
                 citations: vec![1],
                 verdict: Verdict::Unsupported,
                 reasons: vec!["8000 does not appear in [1]".into()],
-                reason_codes: vec![],
+                reason_codes: vec![Message::NumberMissing {
+                    value: "8000".into(),
+                    n: 1,
+                }],
                 support: None,
                 location: Some("第六条".into()),
             }],
@@ -289,7 +353,7 @@ mod tests {
 
     #[test]
     fn html_escapes_document_text_and_flags_unsupported_sentences() {
-        let html = to_html(&answer());
+        let html = to_html(&answer(), Lang::En);
         assert!(!html.contains("<script>"), "document text is escaped");
         assert!(html.contains("&lt;script&gt;"));
         assert!(!html.contains("<b>审批</b>"), "the question is escaped too");
@@ -300,10 +364,34 @@ mod tests {
 
     #[test]
     fn markdown_quotes_cited_passages_with_document_and_page() {
-        let md = to_markdown(&answer());
+        let md = to_markdown(&answer(), Lang::En);
         assert!(md.contains("[1]"));
         assert!(md.contains("NOT SUPPORTED"));
         assert!(md.contains("> \\<script\\>"), "{md}");
         assert!(md.contains("p. 1"));
+    }
+
+    #[test]
+    fn a_chinese_export_says_its_own_words_in_chinese_and_quotes_as_written() {
+        let a = answer();
+        for out in [to_markdown(&a, Lang::ZhCn), to_html(&a, Lang::ZhCn)] {
+            assert!(out.contains("无据"), "the verdict in Chinese: {out}");
+            assert!(out.contains("中没有 8000"), "the reason in Chinese: {out}");
+            assert!(out.contains("来源") && out.contains("第 1 页"), "{out}");
+            assert!(
+                !out.contains("Sources") && !out.contains("NOT SUPPORTED"),
+                "{out}"
+            );
+            assert!(
+                out.contains("5,000元须审批。"),
+                "the quote as written: {out}"
+            );
+        }
+        let mut old = a.clone();
+        old.sentences[0].reason_codes.clear();
+        assert!(
+            to_markdown(&old, Lang::ZhCn).contains("8000 does not appear in"),
+            "an answer stored before reason codes keeps its English reason"
+        );
     }
 }

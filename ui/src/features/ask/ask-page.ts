@@ -4,7 +4,7 @@
 import { save } from "@tauri-apps/plugin-dialog";
 import type { Answer, Retrieval } from "../../bindings";
 import { h, replace } from "../../dom";
-import { t } from "../../i18n";
+import { lang, t } from "../../i18n";
 import { ipc } from "../../ipc";
 import type { SourceViewer } from "../source/source-viewer";
 import { renderAnswer } from "./answer-view";
@@ -115,7 +115,7 @@ export class AskPage {
   private async export(format: "markdown" | "html"): Promise<void> {
     if (!this.answer) return;
     try {
-      const contents = await ipc.exportAnswer(this.answer, format);
+      const contents = await ipc.exportAnswer(this.answer, format, lang());
       const ext = format === "markdown" ? "md" : "html";
       const path = await save({
         title: format === "markdown" ? t("exportMarkdown") : t("exportHtml"),
@@ -133,7 +133,7 @@ export class AskPage {
   private async copy(): Promise<void> {
     if (!this.answer) return;
     try {
-      await navigator.clipboard.writeText(await ipc.exportAnswer(this.answer, "markdown"));
+      await navigator.clipboard.writeText(await ipc.exportAnswer(this.answer, "markdown", lang()));
       this.onStatus(t("copied"));
     } catch (e) {
       this.onError(e);
