@@ -20,10 +20,11 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::conditions::{self, Fit};
 use crate::grounding::claims::Claim;
 use crate::message::Message;
 use crate::search::rank::coverage;
-use crate::search::stopwords::{Quantity, asked_quantity};
+use crate::search::stopwords::{Quantity, asked_quantity, asked_unit};
 use crate::search::{Passage, Query};
 use crate::text::numbers::{NumberMention, numbers_in};
 use crate::text::segment::passage_tokens;
@@ -102,9 +103,34 @@ impl Weights {
 }
 
 static CLAUSE_LABEL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?m)^\s*(第\s*[零〇一二三四五六七八九十百千两0-9０-９]+\s*条)")
+    Regex::new(r"(?m)^\s*(第\s*[零〇一二三四五六七八九十百千两0-9０-９]+\s*条|[0-9]{1,2}(?:\.[0-9]{1,2})+)")
         .expect("valid regex")
 });
+
+/// The clause labels that open a line of `text` (第十九条, 2.1), as byte ranges. A
+/// numbered label (2.1) counts only when a space and a capital or a Chinese word
+/// follow it, so that "1.5 times" and "3.5 元" stay numbers.
+fn labels_in(text: &str) -> Vec<(usize, usize, &str)> {
+    CLAUSE_LABEL
+        .captures_iter(text)
+        .filter_map(|c| c.get(1))
+        .filter(|m| {
+            if m.as_str().starts_with('第') {
+                return true;
+            }
+            let rest = &text[m.end()..];
+            let after = rest.trim_start_matches([' ', '\t']);
+            after.len() < rest.len()
+                && after.chars().next().is_some_and(|c| {
+                    c.is_uppercase()
+                        || (crate::text::normalize::is_cjk(c)
+                            && !"元日天个月年倍周岁次人名条款项页章节小时分钟秒号种级类份万千百亿"
+                                .contains(c))
+                })
+        })
+        .map(|m| (m.start(), m.end(), m.as_str()))
+        .collect()
+}
 
 /// One sentence of a drafted answer.
 #[derive(Debug, Clone, PartialEq)]
@@ -209,6 +235,11 @@ fn candidates(
 ) -> Vec<Candidate> {
     let mut candidates = Vec::new();
     let wanted = asked_quantity(&query.text);
+    let wanted_unit = asked_unit(&query.text);
+    let asked_numbers: Vec<(String, Option<String>)> = numbers_in(&query.text)
+        .iter()
+        .map(|m| (m.value.clone(), unit_after(&query.text, m)))
+        .collect();
     let best_cosine = passages
         .iter()
         .flat_map(|p| p.sentence_similarity.iter().map(|s| s.2))
@@ -216,11 +247,7 @@ fn candidates(
     for (rank, p) in passages.iter().enumerate() {
         let passage_numbers: HashSet<String> =
             numbers_in(&p.text).into_iter().map(|m| m.value).collect();
-        let labels: Vec<(usize, usize, &str)> = CLAUSE_LABEL
-            .captures_iter(&p.text)
-            .filter_map(|c| c.get(1))
-            .map(|m| (m.start(), m.end(), m.as_str()))
-            .collect();
+        let labels = labels_in(&p.text);
         let highlight = p.highlight.passage_char_start..p.highlight.passage_char_end;
         // A question in the document (a FAQ's "Do my options stop vesting when I
         // leave?") is not an answer, but what follows it is: the next unit is judged
@@ -280,13 +307,34 @@ fn candidates(
             // Numbers of the quote, not of its label: 第十一条 answers no "how much".
             let mentions = numbers_in(quote);
             let numbers: Vec<String> = mentions.iter().map(|m| m.value.clone()).collect();
-            let question_numbers = query.numbers.iter().filter(|v| numbers.contains(v)).count();
+            // The question's own numbers (its condition: 满10年), each in its unit:
+            // the 10 of 每月10号 is no 10年.
+            let same_numbers = asked_numbers
+                .iter()
+                .filter(|(value, unit)| {
+                    mentions.iter().any(|m| {
+                        m.value == *value
+                            && (unit.is_none()
+                                || unit_after(quote, m).as_deref() == unit.as_deref())
+                    })
+                })
+                .count();
+            // A tier whose condition holds for the question's situation (两年 in 一年以上不满
+            // 三年) counts as naming it; one whose condition fails does not, whatever
+            // numbers it shares with the question.
+            let question_numbers = match conditions::fit(&query.text, quote) {
+                Fit::Holds => same_numbers.max(1),
+                Fit::Fails => 0,
+                Fit::Unrelated => same_numbers,
+            };
             let mut score = cov - w.rank_penalty * rank as f64 + w.vector_weight * closeness;
-            // A number of the kind asked for (an amount, a duration) answers "how
-            // much"; another number may (a count, a kind the words do not tell).
-            let of_kind = match wanted {
-                Some(kind) => mentions.iter().any(|m| quantity_of(quote, m) == Some(kind)),
-                None => !mentions.is_empty(),
+            // A number of the kind asked for (an amount, a duration; the unit, when the
+            // question names one: 几天) answers "how much"; another number may (a count,
+            // a kind the words do not tell). Half, not none: chosen on the odd halves.
+            let of_kind = match (wanted_unit, wanted) {
+                (Some(units), _) => mentions.iter().any(|m| in_unit(quote, m, units)),
+                (None, Some(kind)) => mentions.iter().any(|m| quantity_of(quote, m) == Some(kind)),
+                (None, None) => !mentions.is_empty(),
             };
             if query.asks_number && of_kind {
                 score += w.number_bonus;
@@ -388,14 +436,14 @@ fn pick(candidates: &[Candidate], w: &Weights) -> Drafted {
 /// clause label, if it opens with one, as its location, and the rest as the quote.
 pub fn draft_of(sentence: &str, n: usize) -> Draft {
     let sentence = sentence.trim();
-    if let Some(m) = CLAUSE_LABEL.captures(sentence).and_then(|c| c.get(1))
-        && m.start() == 0
-        && !sentence[m.end()..].trim().is_empty()
+    if let Some(&(start, end, label)) = labels_in(sentence).first()
+        && start == 0
+        && !sentence[end..].trim().is_empty()
     {
         return Draft {
-            text: sentence[m.end()..].trim().to_owned(),
+            text: sentence[end..].trim().to_owned(),
             n,
-            location: Some(m.as_str().split_whitespace().collect()),
+            location: Some(label.split_whitespace().collect()),
         };
     }
     Draft {
@@ -410,26 +458,29 @@ pub fn draft_of(sentence: &str, n: usize) -> Draft {
 fn units_of(sentence: &str, mentions: &[NumberMention]) -> HashSet<String> {
     mentions
         .iter()
-        .filter_map(|m| {
-            let after = crate::text::normalize::nfkc(sentence[m.end..].trim_start());
-            let mut chars = after.chars();
-            let first = chars.next()?;
-            if first.is_alphabetic() && !crate::text::normalize::is_cjk(first) {
-                let word: String = after
-                    .chars()
-                    .take_while(|c| c.is_alphabetic())
-                    .collect::<String>()
-                    .to_lowercase();
-                return Some(word.trim_end_matches('s').to_owned());
-            }
-            let unit: String = match first {
-                '个' | '周' | '倍' | '小' => after.chars().take(2).collect(),
-                c if c.is_alphanumeric() || c == '%' => c.to_string(),
-                _ => return None,
-            };
-            Some(unit)
-        })
+        .filter_map(|m| unit_after(sentence, m))
         .collect()
+}
+
+/// The unit written right after a number (元, 个月, 日, %, week), folded.
+fn unit_after(sentence: &str, m: &NumberMention) -> Option<String> {
+    let after = crate::text::normalize::nfkc(sentence[m.end..].trim_start());
+    let mut chars = after.chars();
+    let first = chars.next()?;
+    if first.is_alphabetic() && !crate::text::normalize::is_cjk(first) {
+        let word: String = after
+            .chars()
+            .take_while(|c| c.is_alphabetic())
+            .collect::<String>()
+            .to_lowercase();
+        return Some(word.trim_end_matches('s').to_owned());
+    }
+    let unit: String = match first {
+        '个' | '周' | '倍' | '小' => after.chars().take(2).collect(),
+        c if c.is_alphanumeric() || c == '%' => c.to_string(),
+        _ => return None,
+    };
+    Some(unit)
 }
 
 /// The kind of quantity a number of `sentence` is: money or a rate (¥, $, 元, %, 倍)
@@ -467,6 +518,13 @@ fn quantity_of(sentence: &str, m: &NumberMention) -> Option<Quantity> {
     } else {
         None
     }
+}
+
+/// Whether a number of `sentence` is written in one of `units` (the unit of time a
+/// question asks in: 几天 is answered by 10天 or 5个工作日, not by 3个月).
+fn in_unit(sentence: &str, m: &NumberMention, units: &[&str]) -> bool {
+    let after = crate::text::normalize::nfkc(sentence[m.end..].trim_start()).to_lowercase();
+    units.iter().any(|u| after.starts_with(u))
 }
 
 /// A heading line says what a section is about, not what the policy says.
@@ -585,6 +643,20 @@ mod tests {
         let own = draft_of("第八条 员工请假3天以内的，提前1个工作日申请。", 2);
         assert_eq!(own.location.as_deref(), Some("第八条"));
         assert_eq!(own.text, "员工请假3天以内的，提前1个工作日申请。");
+        let numbered = draft_of("2.1 Birthing parents receive 16 weeks of paid leave.", 3);
+        assert_eq!(numbered.location.as_deref(), Some("2.1"));
+        assert_eq!(
+            numbered.text,
+            "Birthing parents receive 16 weeks of paid leave."
+        );
+        for number in [
+            "1.5 times the hourly rate is paid.",
+            "3.5 元的补贴按月发放。",
+        ] {
+            let d = draft_of(number, 1);
+            assert_eq!(d.location, None, "a number, not a label: {number}");
+            assert_eq!(d.text, number);
+        }
     }
 
     #[test]
@@ -612,6 +684,10 @@ mod tests {
         assert_eq!(kind("提前3个工作日申请"), Some(Quantity::Duration));
         assert_eq!(kind("within 5 business days"), Some(Quantity::Duration));
         assert_eq!(kind("下列3种情形"), None);
+        let days = ["天", "日", "day"];
+        let in_days = |s: &str| in_unit(s, &numbers_in(s)[0], &days);
+        assert!(in_days("年休假10天") && in_days("within 5 days"));
+        assert!(!in_days("请病假累计3个月以上"));
     }
 
     #[test]

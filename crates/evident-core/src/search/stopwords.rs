@@ -215,6 +215,53 @@ pub fn asked_quantity(question: &str) -> Option<Quantity> {
     }
 }
 
+/// Units of time a question may ask in (几天, how many weeks), each with the ways a
+/// document writes a number in it.
+const ASKED_UNITS: &[(&[&str], &[&str])] = &[
+    (
+        &[
+            "几天",
+            "多少天",
+            "几日",
+            "多少日",
+            "how many days",
+            "how many business days",
+        ],
+        &[
+            "天",
+            "日",
+            "个工作日",
+            "工作日",
+            "day",
+            "business day",
+            "calendar day",
+        ],
+    ),
+    (
+        &["几周", "几个星期", "多少周", "how many weeks"],
+        &["周", "星期", "week"],
+    ),
+    (
+        &["几个月", "多少个月", "how many months"],
+        &["个月", "月", "month"],
+    ),
+    (&["几年", "多少年", "how many years"], &["年", "year"]),
+    (
+        &["几小时", "几个小时", "多少小时", "how many hours"],
+        &["小时", "hour"],
+    ),
+];
+
+/// The ways a number in the unit of time `question` asks in is written (几天 → 天, 日,
+/// 工作日, day ...), if it names one.
+pub fn asked_unit(question: &str) -> Option<&'static [&'static str]> {
+    let q = question.to_lowercase();
+    ASKED_UNITS
+        .iter()
+        .find(|(cues, _)| cues.iter().any(|c| q.contains(c)))
+        .map(|(_, units)| *units)
+}
+
 /// Whether the question asks for a number or amount (多少, 几, how many ...).
 pub fn asks_for_number(question: &str) -> bool {
     let q = question.to_lowercase();
