@@ -103,15 +103,16 @@ impl Weights {
 }
 
 static CLAUSE_LABEL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?m)^\s*(第\s*[零〇一二三四五六七八九十百千两0-9０-９]+\s*条|[0-9]{1,2}(?:\.[0-9]{1,2})+)")
+    Regex::new(r"(?m)^\s*(第[^\S\n]*[零〇一二三四五六七八九十百千两0-9０-９]+[^\S\n]*条|[0-9]{1,2}(?:\.[0-9]{1,2})+)")
         .expect("valid regex")
 });
 
 /// The clause labels that open a line of `text` (第十九条, 2.1), as byte ranges. A
 /// numbered label (2.1) counts only when a space and a capital or a Chinese word
-/// follow it, so that "1.5 times" and "3.5 元" stay numbers.
+/// follow it and the text has at least two of them, so that "1.5 times", "3.5 元"
+/// and a lone "2.5 Days" stay numbers.
 fn labels_in(text: &str) -> Vec<(usize, usize, &str)> {
-    CLAUSE_LABEL
+    let found: Vec<(usize, usize, &str)> = CLAUSE_LABEL
         .captures_iter(text)
         .filter_map(|c| c.get(1))
         .filter(|m| {
@@ -119,7 +120,7 @@ fn labels_in(text: &str) -> Vec<(usize, usize, &str)> {
                 return true;
             }
             let rest = &text[m.end()..];
-            let after = rest.trim_start_matches([' ', '\t']);
+            let after = rest.trim_start_matches([' ', '\t', '\u{3000}']);
             after.len() < rest.len()
                 && after.chars().next().is_some_and(|c| {
                     c.is_uppercase()
@@ -129,7 +130,16 @@ fn labels_in(text: &str) -> Vec<(usize, usize, &str)> {
                 })
         })
         .map(|m| (m.start(), m.end(), m.as_str()))
-        .collect()
+        .collect();
+    let numbered = found.iter().filter(|l| !l.2.starts_with('第')).count();
+    if numbered >= 2 {
+        found
+    } else {
+        found
+            .into_iter()
+            .filter(|l| l.2.starts_with('第'))
+            .collect()
+    }
 }
 
 /// One sentence of a drafted answer.
@@ -296,7 +306,9 @@ fn candidates(
             // The clause a sentence belongs to: its own label (then quoted without it,
             // as its location), else the last label before it.
             let (location, quote) = match labels.iter().find(|(at, _, _)| *at == s) {
-                Some(&(_, label_end, label)) if !p.text[label_end..e].trim().is_empty() => {
+                Some(&(_, label_end, label))
+                    if label_end <= e && !p.text[label_end..e].trim().is_empty() =>
+                {
                     (Some(label), p.text[label_end..e].trim())
                 }
                 _ => (
@@ -643,14 +655,23 @@ mod tests {
         let own = draft_of("第八条 员工请假3天以内的，提前1个工作日申请。", 2);
         assert_eq!(own.location.as_deref(), Some("第八条"));
         assert_eq!(own.text, "员工请假3天以内的，提前1个工作日申请。");
-        let numbered = draft_of("2.1 Birthing parents receive 16 weeks of paid leave.", 3);
-        assert_eq!(numbered.location.as_deref(), Some("2.1"));
+        let numbered = draft(
+            "How many weeks of paid leave do birthing parents receive?",
+            &[test_passage(
+                1,
+                1,
+                "2.1 Birthing parents receive 16 weeks of paid leave.\n\
+                 2.2 Other parents receive 8 weeks of paid leave.",
+            )],
+        );
+        assert_eq!(numbered.sentences[0].location.as_deref(), Some("2.1"));
         assert_eq!(
-            numbered.text,
+            numbered.sentences[0].text,
             "Birthing parents receive 16 weeks of paid leave."
         );
         for number in [
             "1.5 times the hourly rate is paid.",
+            "2.5 Days are added.",
             "3.5 元的补贴按月发放。",
         ] {
             let d = draft_of(number, 1);

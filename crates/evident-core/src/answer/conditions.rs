@@ -98,9 +98,26 @@ pub fn fit(question: &str, sentence: &str) -> Fit {
 pub fn ranges(text: &str, conditions_only: bool) -> Vec<Range> {
     let folded = crate::text::normalize::nfkc(text).to_lowercase();
     let mut out: Vec<Range> = Vec::new();
-    for clause in folded.split(['，', ',', '；', ';', '。', '、']) {
+    for clause in clauses(&folded) {
         let chinese = clause.chars().any(crate::text::normalize::is_cjk);
-        if conditions_only && chinese && !clause.trim_end().ends_with('的') {
+        // A condition: "…的" in Chinese; in English a clause that says whom or when
+        // ("employees with at least 3 years"), not what is granted ("up to 20 days").
+        let condition = if chinese {
+            clause.trim_end().ends_with('的')
+        } else {
+            [
+                " with ",
+                "if ",
+                " who ",
+                "when ",
+                " after ",
+                "once ",
+                " between ",
+            ]
+            .iter()
+            .any(|c| clause.contains(c))
+        };
+        if conditions_only && !condition {
             continue;
         }
         let mut open: Vec<Range> = Vec::new();
@@ -113,14 +130,15 @@ pub fn ranges(text: &str, conditions_only: bool) -> Vec<Range> {
             };
             let v = v * scale;
             let (low, high) = bounds(clause, &m, v);
-            match open.iter_mut().find(|r| r.dimension == dimension) {
-                // "一年以上不满三年": a low bound then a high one make one range.
-                Some(r)
-                    if r.high.is_none() && r.low.is_some() && high.is_some() && low.is_none() =>
-                {
-                    r.high = high;
-                }
-                _ => open.push(Range {
+            // "一年以上不满三年": a low bound then a high one make one range.
+            let joins = high.is_some() && low.is_none();
+            match open
+                .iter_mut()
+                .rev()
+                .find(|r| joins && r.dimension == dimension && r.high.is_none() && r.low.is_some())
+            {
+                Some(r) => r.high = high,
+                None => open.push(Range {
                     dimension,
                     low,
                     high,
@@ -132,13 +150,64 @@ pub fn ranges(text: &str, conditions_only: bool) -> Vec<Range> {
     out
 }
 
+/// The clauses of a folded text: split at commas, semicolons, full stops and 、, but
+/// not at the comma of a number (5,000).
+fn clauses(text: &str) -> Vec<&str> {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, &(at, c)) in chars.iter().enumerate() {
+        let digit = |j: Option<&(usize, char)>| j.is_some_and(|(_, d)| d.is_ascii_digit());
+        let cut = match c {
+            ';' | '。' | '、' | '；' | '，' => true,
+            ',' => !(i > 0 && digit(chars.get(i - 1)) && digit(chars.get(i + 1))),
+            _ => false,
+        };
+        if cut {
+            out.push(&text[start..at]);
+            start = at + c.len_utf8();
+        }
+    }
+    out.push(&text[start..]);
+    out
+}
+
 /// The bounds a number sets from the words around it; a bare number is a point.
 fn bounds(clause: &str, m: &NumberMention, v: f64) -> (Bound, Bound) {
     let before = clause[..m.start].trim_end();
     let after = skip_unit(clause[m.end..].trim_start());
     let ends = |words: &[&str]| words.iter().any(|w| before.ends_with(w));
     let starts = |words: &[&str]| words.iter().any(|w| after.starts_with(w));
+    // Negated comparisons first: 不少于 must not read as 少于, nor "no more than" as
+    // "more than".
     if ends(&[
+        "不少于",
+        "不低于",
+        "不小于",
+        "no less than",
+        "not less than",
+        "no fewer than",
+        "not fewer than",
+        "至少",
+        "at least",
+    ]) {
+        (Some((v, true)), None)
+    } else if ends(&[
+        "不超过",
+        "不多于",
+        "不高于",
+        "不大于",
+        "no more than",
+        "not more than",
+        "最多",
+        "最长",
+        "至多",
+        "up to",
+        "at most",
+    ]) || starts(&["以下", "以内", "或以下", "or less", "or fewer"])
+    {
+        (None, Some((v, true)))
+    } else if ends(&[
         "不满",
         "未满",
         "不足",
@@ -149,23 +218,9 @@ fn bounds(clause: &str, m: &NumberMention, v: f64) -> (Bound, Bound) {
         "under",
     ]) {
         (None, Some((v, false)))
-    } else if ends(&[
-        "不超过",
-        "不得超过",
-        "最多",
-        "最长",
-        "至多",
-        "up to",
-        "no more than",
-        "at most",
-    ]) || starts(&["以下", "以内", "或以下", "or less", "or fewer"])
-    {
-        (None, Some((v, true)))
     } else if ends(&["超过", "多于", "高于", "more than", "over"]) {
         (Some((v, false)), None)
-    } else if ends(&["满", "已满", "至少", "不少于", "不低于", "at least"])
-        || starts(&["以上", "或以上", "or more"])
-    {
+    } else if ends(&["满", "已满"]) || starts(&["以上", "或以上", "or more"]) {
         (Some((v, true)), None)
     } else {
         (Some((v, true)), Some((v, true)))
@@ -224,6 +279,8 @@ fn measure(clause: &str, m: &NumberMention) -> Option<(Dimension, f64)> {
         ("个星期", 7.0),
         ("星期", 7.0),
         ("周岁", 365.0),
+        ("小时", 1.0 / 24.0),
+        ("hour", 1.0 / 24.0),
         ("business day", 1.0),
         ("day", 1.0),
         ("week", 7.0),
@@ -239,11 +296,19 @@ fn measure(clause: &str, m: &NumberMention) -> Option<(Dimension, f64)> {
     if let Some((_, scale)) = TIME.iter().find(|(u, _)| after.starts_with(u)) {
         return Some((Dimension::Time, *scale));
     }
-    let unit: String = after
-        .chars()
-        .take_while(|c| !c.is_whitespace() && !c.is_ascii_punctuation() || *c == '%')
-        .take(1)
-        .collect();
+    let first = after.chars().next()?;
+    let unit: String = if first.is_alphabetic() && !crate::text::normalize::is_cjk(first) {
+        after
+            .chars()
+            .take_while(|c| c.is_alphabetic())
+            .collect::<String>()
+            .trim_end_matches('s')
+            .to_owned()
+    } else if first.is_alphanumeric() || first == '%' {
+        first.to_string()
+    } else {
+        String::new()
+    };
     (!unit.is_empty()).then_some((Dimension::Other(unit), 1.0))
 }
 
@@ -291,6 +356,30 @@ mod tests {
                 "Employees with less than 3 years of service get 15 days."
             ),
             Fit::Fails
+        );
+    }
+
+    #[test]
+    fn negated_bounds_and_thousands_read_the_right_way() {
+        let q = "我工作了15年，能休几天？";
+        assert_eq!(fit(q, "工作不少于10年的，年休假10天。"), Fit::Holds);
+        assert_eq!(fit(q, "工作不超过10年的，年休假5天。"), Fit::Fails);
+        let amount = "报销3000元要谁批？";
+        assert_eq!(
+            fit(amount, "单笔报销5,000元以上的，须经财务总监审批。"),
+            Fit::Fails
+        );
+        assert_eq!(
+            fit(amount, "单笔报销不满5,000元的，由部门经理审批。"),
+            Fit::Holds
+        );
+        assert_eq!(
+            fit(
+                "I have worked here 4 years.",
+                "You can carry over up to 30 days."
+            ),
+            Fit::Unrelated,
+            "what is granted is no condition"
         );
     }
 
