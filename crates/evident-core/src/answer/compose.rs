@@ -203,7 +203,6 @@ struct Candidate {
     features: Features,
     draft: Draft,
     doc_id: i64,
-    score: f64,
     numbers: Vec<String>,
     units: HashSet<String>,
     terms: HashSet<String>,
@@ -211,6 +210,12 @@ struct Candidate {
     question_terms: HashSet<usize>,
     /// Every number in the candidate's passage.
     passage_numbers: HashSet<String>,
+}
+
+impl Candidate {
+    fn score(&self) -> f64 {
+        self.features.score
+    }
 }
 
 /// Drafts an answer to `query` from `passages` (already limited to the context).
@@ -384,13 +389,16 @@ fn candidates(
                     location: location.map(|l| l.split_whitespace().collect()),
                 },
                 doc_id: p.doc_id,
-                score,
                 numbers,
                 passage_numbers: passage_numbers.clone(),
             });
         }
     }
-    candidates.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.draft.n.cmp(&b.draft.n)));
+    candidates.sort_by(|a, b| {
+        b.score()
+            .total_cmp(&a.score())
+            .then(a.draft.n.cmp(&b.draft.n))
+    });
     candidates
 }
 
@@ -401,10 +409,10 @@ fn pick(candidates: &[Candidate], w: &Weights) -> Drafted {
     let Some(lead) = candidates.first() else {
         return drafted;
     };
-    let floor = lead.score * w.follow_up_share;
+    let floor = lead.score() * w.follow_up_share;
     let mut chosen: Vec<&Candidate> = vec![lead];
     for c in &candidates[1..] {
-        if chosen.len() >= w.max_sentences || c.score < floor {
+        if chosen.len() >= w.max_sentences || c.score() < floor {
             break;
         }
         if chosen.iter().any(|x| similarity(&x.terms, &c.terms) > 0.8) {
@@ -426,7 +434,7 @@ fn pick(candidates: &[Candidate], w: &Weights) -> Drafted {
                 && !lead.question_terms.is_empty()
                 && lead.question_terms.is_subset(&c.question_terms)
                 && similarity(&c.terms, &lead.terms) >= 0.5
-                && c.score >= lead.score * 0.5
+                && c.score() >= lead.score() * 0.5
         })
     {
         if !chosen.iter().any(|c| std::ptr::eq(*c, other)) {
