@@ -6,5 +6,6 @@
 
 pub mod normalize;
 pub mod numbers;
+pub mod quantity;
 pub mod segment;
 pub mod sentence;

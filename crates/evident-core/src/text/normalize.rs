@@ -114,24 +114,15 @@ fn join_separator(
 }
 
 /// Rewrites the text so that a number is written one way for the index: thousands
-/// separators inside digit groups are dropped (`5,000` and `5，000` become `5000`).
+/// separators inside digit groups are dropped (`5,000` and `5，000` become `5000`),
+/// by the one comma rule of [`crate::text::numbers::is_thousands_comma`].
 pub fn normalize_numbers(s: &str) -> String {
-    // Works on bytes: digits and ',' are single bytes in UTF-8 and never occur inside a
-    // multi-byte character, so byte neighbours of a digit are character neighbours.
-    let bytes = s.as_bytes();
     let mut out = String::with_capacity(s.len());
     let mut copied = 0;
     for (i, comma) in s.match_indices([',', '，']) {
-        if i > 0 && bytes[i - 1].is_ascii_digit() {
-            let group = i + comma.len();
-            let is_group = bytes
-                .get(group..group + 3)
-                .is_some_and(|g| g.iter().all(u8::is_ascii_digit))
-                && !bytes.get(group + 3).is_some_and(u8::is_ascii_digit);
-            if is_group {
-                out.push_str(&s[copied..i]);
-                copied = group;
-            }
+        if crate::text::numbers::is_thousands_comma(s, i) {
+            out.push_str(&s[copied..i]);
+            copied = i + comma.len();
         }
     }
     out.push_str(&s[copied..]);

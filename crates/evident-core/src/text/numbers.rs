@@ -21,62 +21,67 @@ pub struct NumberMention {
     pub end: usize,
 }
 
-const DIGITS: &str = "零〇一二两三四五六七八九";
-const UNITS_AFTER: &str = "日天个月年元倍周岁次人名条款项页章节小时分钟秒%％号种级类份";
-
-fn digit_value(c: char) -> Option<u64> {
-    Some(match c {
-        '零' | '〇' => 0,
-        '一' => 1,
-        '二' | '两' => 2,
-        '三' => 3,
-        '四' => 4,
-        '五' => 5,
-        '六' => 6,
-        '七' => 7,
-        '八' => 8,
-        '九' => 9,
-        _ => return None,
-    })
-}
+/// Digits as written in ordinary text and in financial (大写) writing: 两万 and 贰万
+/// are the same amount.
+const DIGITS: &str = "零〇一二两三四五六七八九壹贰貳叁參肆伍陆陸柒捌玖";
+/// Place and group characters, ordinary and 大写.
+const PLACES: &str = "十百千万亿拾佰仟萬億";
+const UNITS_AFTER: &str = "日天个月年元圆倍周岁次人名条款项页章节小时分钟秒%％号种级类份";
+/// What 千 (or 万) in front of them makes a unit prefix, not a multiplier: 20千克 is 20
+/// kilograms, not 20,000.
+const METRIC_AFTER: &str = "克米瓦帕卡伏赫焦字";
 
 fn is_numeral(c: char) -> bool {
-    DIGITS.contains(c) || matches!(c, '十' | '百' | '千' | '万' | '亿')
+    DIGITS.contains(c) || PLACES.contains(c)
 }
 
-/// Value of a Chinese numeral such as 三十五, 二百, 一千零五, 五万, 十; `None` if the
-/// string is not one.
+/// Value of a Chinese numeral such as 三十五, 二百, 一千零五, 五万, 十, 贰万; `None` if
+/// the string is not one. Parsing is the `chinese-number` crate's, which knows the 大写
+/// and traditional forms.
 pub fn parse_chinese_numeral(s: &str) -> Option<u64> {
     if s.is_empty() {
         return None;
     }
-    let mut total: u64 = 0; // completed 亿 and 万 groups
-    let mut section: u64 = 0; // value below 万
-    let mut digit: Option<u64> = None;
-    for c in s.chars() {
-        if let Some(d) = digit_value(c) {
-            digit = Some(d);
-            continue;
-        }
-        let unit = match c {
-            '十' => 10,
-            '百' => 100,
-            '千' => 1000,
-            '万' => 10_000,
-            '亿' => 100_000_000,
-            _ => return None,
-        };
-        if unit >= 10_000 {
-            section += digit.take().unwrap_or(0);
-            let group = if section == 0 { 1 } else { section };
-            total = (total + group).checked_mul(unit)?;
-            section = 0;
-        } else {
-            // 十 alone means 10; 二十 means 20.
-            section += digit.take().unwrap_or(1) * unit;
-        }
+    chinese_number::from_chinese_to_u64_ten_thousand(s).ok()
+}
+
+/// Whether the comma at byte `at` of `text` separates thousands: one rule for every
+/// reader of numbers. It does when one to three digits stand before it (after a
+/// non-digit or another thousands comma) and exactly three after it: 5,000 and
+/// 20，000 are numbers, "5，10，15天" is three.
+pub fn is_thousands_comma(text: &str, at: usize) -> bool {
+    let Some(c) = text[at..].chars().next() else {
+        return false;
+    };
+    if !matches!(c, ',' | '，') {
+        return false;
     }
-    Some(total + section + digit.unwrap_or(0))
+    let digit = |c: char| ascii_digit(c).is_some();
+    let after: Vec<char> = text[at + c.len_utf8()..].chars().take(4).collect();
+    let three_after = after.len() >= 3
+        && after[..3].iter().all(|&d| digit(d))
+        && after.get(3).is_none_or(|&d| !digit(d));
+    if !three_after {
+        return false;
+    }
+    let before: Vec<char> = text[..at].chars().rev().take_while(|&d| digit(d)).collect();
+    if before.is_empty() || before.len() > 3 {
+        return false;
+    }
+    // The group before must itself start the number or follow another thousands comma.
+    let group_start = text[..at]
+        .char_indices()
+        .rev()
+        .take(before.len())
+        .last()
+        .map_or(0, |(i, _)| i);
+    match text[..group_start].char_indices().next_back() {
+        Some((i, ',' | '，')) => {
+            let prev_digit = text[..i].chars().next_back().is_some_and(digit);
+            !prev_digit || is_thousands_comma(text, i)
+        }
+        _ => true,
+    }
 }
 
 /// Writes `n` as a Chinese numeral (`30` → 三十, `200` → 二百, `1005` → 一千零五);
@@ -170,7 +175,7 @@ pub fn numbers_in(text: &str) -> Vec<NumberMention> {
             while j < chars.len() {
                 let c = chars[j].1;
                 let next_digit = chars.get(j + 1).is_some_and(|n| ascii_digit(n.1).is_some());
-                let separator = matches!(c, ',' | '，') && next_digit && j > start;
+                let separator = j > start && is_thousands_comma(text, chars[j].0);
                 if ascii_digit(c).is_some() || separator {
                     j += 1;
                 } else if matches!(c, '.' | '．') && !seen_point && next_digit {
@@ -189,15 +194,19 @@ pub fn numbers_in(text: &str) -> Vec<NumberMention> {
                 .collect();
             let mut value: f64 = literal.parse().unwrap_or(0.0);
             match chars.get(j).map(|c| c.1) {
-                Some('万') => {
+                Some('万' | '萬')
+                    if chars.get(j + 1).is_none_or(|c| !METRIC_AFTER.contains(c.1)) =>
+                {
                     value *= 1e4;
                     j += 1;
                 }
-                Some('亿') => {
+                Some('亿' | '億') => {
                     value *= 1e8;
                     j += 1;
                 }
-                Some('千') if chars.get(j + 1).is_none_or(|c| c.1 != '米') => {
+                Some('千' | '仟')
+                    if chars.get(j + 1).is_none_or(|c| !METRIC_AFTER.contains(c.1)) =>
+                {
                     value *= 1e3;
                     j += 1;
                 }
@@ -215,20 +224,27 @@ pub fn numbers_in(text: &str) -> Vec<NumberMention> {
             while j < chars.len() && is_numeral(chars[j].1) {
                 j += 1;
             }
+            // 二十千克: the 千 belongs to the unit.
+            if j - start >= 2
+                && matches!(chars[j - 1].1, '千' | '万')
+                && chars.get(j).is_some_and(|c| METRIC_AFTER.contains(c.1))
+            {
+                j -= 1;
+            }
             let run: String = chars[start..j].iter().map(|&(_, c)| c).collect();
             let before: String = chars[start.saturating_sub(3)..start]
                 .iter()
                 .map(|&(_, c)| c)
                 .collect();
             let unit_after = chars.get(j).is_some_and(|c| UNITS_AFTER.contains(c.1));
-            // 百分之 / 千分之 introduce a number; they are not one.
+            // 百分之 / 千分之 / 万分之 introduce a number; they are not one.
             let fraction_word = chars.get(j).is_some_and(|c| c.1 == '分')
                 && chars.get(j + 1).is_some_and(|c| c.1 == '之');
             let reads_as_number = !fraction_word
                 && (j - start >= 2
                     || unit_after
                     || before.ends_with('第')
-                    || before.ends_with("百分之"));
+                    || before.ends_with("分之"));
             if reads_as_number && let Some(v) = parse_chinese_numeral(&run) {
                 out.push(NumberMention {
                     value: canonical(v as f64),
@@ -303,6 +319,27 @@ mod tests {
         assert_eq!(values("第四十条 提前三十日通知"), ["40", "30"]);
         assert_eq!(values("2023年5月1日起施行"), ["2023", "5", "1"]);
         assert_eq!(values("3.50 days"), ["3.5"]);
+    }
+
+    #[test]
+    fn financial_numerals_and_one_comma_rule() {
+        assert_eq!(values("报销贰万元以上"), ["20000"]);
+        assert_eq!(values("两万元"), ["20000"]);
+        assert_eq!(values("壹仟伍佰元整"), ["1500"]);
+        assert_eq!(values("5，10，15天"), ["5", "10", "15"]);
+        assert_eq!(values("5,10,15 days"), ["5", "10", "15"]);
+        assert_eq!(values("1,234,567元"), ["1234567"]);
+        assert_eq!(values("20，000元"), ["20000"]);
+        assert_eq!(values("12,34元"), ["12", "34"]);
+    }
+
+    #[test]
+    fn metric_prefixes_are_not_multipliers() {
+        assert_eq!(values("不得超过20千克"), ["20"]);
+        assert_eq!(values("二十千克"), ["20"]);
+        assert_eq!(values("5千米"), ["5"]);
+        assert_eq!(values("5千元"), ["5000"]);
+        assert_eq!(values("万分之五"), ["5"]);
     }
 
     #[test]

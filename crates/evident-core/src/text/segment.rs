@@ -35,7 +35,10 @@ pub const TOKENIZER_NAME: &str = "jieba-rs 0.11 cut_for_search (no HMM), lowerca
 ///
 /// 3: documents are stored as written (full-width punctuation and digits kept) and
 /// folded (NFKC) here, for tokens only; a database of folded text is rebuilt.
-pub const TOKENIZER_VERSION: u32 = 3;
+///
+/// 4: one thousands-comma rule for every reader of numbers (`5，10，15` is three
+/// numbers), 大写 numerals (贰万) read by value, and 千克 no longer a thousand.
+pub const TOKENIZER_VERSION: u32 = 4;
 
 static JIEBA: LazyLock<Jieba> = LazyLock::new(Jieba::new);
 static STEMMER: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));

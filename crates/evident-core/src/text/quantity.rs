@@ -1,0 +1,603 @@
+//! Quantities: a number with what it measures and which way it bounds.
+//!
+//! [`super::numbers`] finds values however they are spelt; the grounding check needs
+//! more to tell a faithful rewording from a mistaken one. "300%" and "3倍", "一年" and
+//! "12个月", "$0.62" and "62 cents", "sixteen" and "16" are the same quantity, while
+//! "3天以内" and "3天以上" share a value and mean opposite things. So each number here
+//! carries a [`Dimension`] (compared in one base unit per kind: months for months and
+//! years, days for days and weeks, a ratio for 倍 and %, money by currency) and a
+//! [`Direction`] read from the bound words around it (以上, 不超过, at least, up to ...).
+
+use super::numbers::numbers_in;
+
+/// What a quantity measures, in the base unit its value is given in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Dimension {
+    /// Days (weeks are 7, working days count as days).
+    Days,
+    /// Months (a year is 12).
+    Months,
+    /// Hours (a minute is 1/60).
+    Hours,
+    /// A ratio: 150% = 1.5倍 = 1.5 times = 1.5.
+    Ratio,
+    /// Money, by currency (`CNY`, `USD`); cents count as 1/100 dollar.
+    Money(&'static str),
+    /// A calendar year, month or day of a date (2026年, 1月1日).
+    Date,
+    /// A count of something else, by its unit as written (人, 次, employees).
+    Count(String),
+    /// A number with no unit.
+    Bare,
+}
+
+impl Dimension {
+    /// Whether quantities of these dimensions can be compared by value.
+    pub fn comparable(&self, other: &Dimension) -> bool {
+        match (self, other) {
+            (Dimension::Bare, _) | (_, Dimension::Bare) => true,
+            (Dimension::Count(_), Dimension::Count(_)) => true,
+            (a, b) => a == b,
+        }
+    }
+}
+
+/// Which way a quantity bounds what it speaks of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// Exactly this (or no bound word).
+    Exact,
+    /// This or more: 以上, 不少于, at least, a minimum of.
+    AtLeast,
+    /// More than this: 超过, more than, over.
+    MoreThan,
+    /// This or less: 以下, 以内, 不超过, up to, at most, within.
+    AtMost,
+    /// Less than this: 不满, 不足, less than, under.
+    LessThan,
+}
+
+impl Direction {
+    /// Whether the bound points up (a floor).
+    fn is_floor(self) -> bool {
+        matches!(self, Direction::AtLeast | Direction::MoreThan)
+    }
+    /// Whether the bound points down (a ceiling).
+    fn is_ceiling(self) -> bool {
+        matches!(self, Direction::AtMost | Direction::LessThan)
+    }
+    /// Whether two bounds point opposite ways (a floor against a ceiling).
+    pub fn opposes(self, other: Direction) -> bool {
+        (self.is_floor() && other.is_ceiling()) || (self.is_ceiling() && other.is_floor())
+    }
+}
+
+/// One quantity in a text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Quantity {
+    /// The value in its dimension's base unit.
+    pub value: f64,
+    /// What it measures.
+    pub dimension: Dimension,
+    /// Which way it bounds.
+    pub direction: Direction,
+    /// Byte range of the number and its unit, as written.
+    pub start: usize,
+    /// Byte offset just past the unit.
+    pub end: usize,
+}
+
+impl Quantity {
+    /// Whether `other` is the same amount of the same thing.
+    pub fn same_value(&self, other: &Quantity) -> bool {
+        self.dimension.comparable(&other.dimension)
+            && (self.value - other.value).abs() <= 1e-9 * self.value.abs().max(1.0)
+    }
+}
+
+/// Units after a number: (spelling, dimension, factor to the base unit). Longest
+/// spellings first, so 个工作日 wins over 日.
+const UNITS: &[(&str, Unit, f64)] = &[
+    ("个工作日", Unit::Days, 1.0),
+    ("个自然日", Unit::Days, 1.0),
+    ("个日历日", Unit::Days, 1.0),
+    ("工作日", Unit::Days, 1.0),
+    ("个星期", Unit::Days, 7.0),
+    ("个小时", Unit::Hours, 1.0),
+    ("个月", Unit::Months, 1.0),
+    ("个季度", Unit::Months, 3.0),
+    ("周年", Unit::Months, 12.0),
+    ("周岁", Unit::Months, 12.0),
+    ("星期", Unit::Days, 7.0),
+    ("小时", Unit::Hours, 1.0),
+    ("分钟", Unit::Hours, 1.0 / 60.0),
+    ("business days", Unit::Days, 1.0),
+    ("business day", Unit::Days, 1.0),
+    ("working days", Unit::Days, 1.0),
+    ("working day", Unit::Days, 1.0),
+    ("calendar days", Unit::Days, 1.0),
+    ("calendar day", Unit::Days, 1.0),
+    ("workdays", Unit::Days, 1.0),
+    ("days", Unit::Days, 1.0),
+    ("day", Unit::Days, 1.0),
+    ("weeks", Unit::Days, 7.0),
+    ("week", Unit::Days, 7.0),
+    ("months", Unit::Months, 1.0),
+    ("month", Unit::Months, 1.0),
+    ("years", Unit::Months, 12.0),
+    ("year", Unit::Months, 12.0),
+    ("hours", Unit::Hours, 1.0),
+    ("hour", Unit::Hours, 1.0),
+    ("hrs", Unit::Hours, 1.0),
+    ("minutes", Unit::Hours, 1.0 / 60.0),
+    ("percent", Unit::Ratio, 0.01),
+    ("per cent", Unit::Ratio, 0.01),
+    ("times", Unit::Ratio, 1.0),
+    ("dollars", Unit::Usd, 1.0),
+    ("dollar", Unit::Usd, 1.0),
+    ("cents", Unit::Usd, 0.01),
+    ("cent", Unit::Usd, 0.01),
+    ("人民币", Unit::Cny, 1.0),
+    ("天", Unit::Days, 1.0),
+    ("日", Unit::Days, 1.0),
+    ("周", Unit::Days, 7.0),
+    ("月", Unit::Months, 1.0),
+    ("年", Unit::Months, 12.0),
+    ("岁", Unit::Months, 12.0),
+    ("倍", Unit::Ratio, 1.0),
+    ("%", Unit::Ratio, 0.01),
+    ("‰", Unit::Ratio, 0.001),
+    ("元", Unit::Cny, 1.0),
+    ("圆", Unit::Cny, 1.0),
+    ("块", Unit::Cny, 1.0),
+    ("¢", Unit::Usd, 0.01),
+];
+
+#[derive(Debug, Clone, Copy)]
+enum Unit {
+    Days,
+    Months,
+    Hours,
+    Ratio,
+    Cny,
+    Usd,
+}
+
+/// Bound words before a number, negated ones first (不少于 must not read as 少于, nor
+/// "no more than" as "more than").
+const BEFORE: &[(&str, Direction)] = &[
+    ("不能少于", Direction::AtLeast),
+    ("不能低于", Direction::AtLeast),
+    ("不应低于", Direction::AtLeast),
+    ("不可低于", Direction::AtLeast),
+    ("不能超过", Direction::AtMost),
+    ("不可超过", Direction::AtMost),
+    ("不宜超过", Direction::AtMost),
+    ("不会超过", Direction::AtMost),
+    ("不能高于", Direction::AtMost),
+    ("不少于", Direction::AtLeast),
+    ("不得少于", Direction::AtLeast),
+    ("不低于", Direction::AtLeast),
+    ("不得低于", Direction::AtLeast),
+    ("不小于", Direction::AtLeast),
+    ("no less than", Direction::AtLeast),
+    ("not less than", Direction::AtLeast),
+    ("no fewer than", Direction::AtLeast),
+    ("not fewer than", Direction::AtLeast),
+    ("a minimum of", Direction::AtLeast),
+    ("minimum of", Direction::AtLeast),
+    ("minimum", Direction::AtLeast),
+    ("at least", Direction::AtLeast),
+    ("至少", Direction::AtLeast),
+    ("最少", Direction::AtLeast),
+    ("最低", Direction::AtLeast),
+    ("最短", Direction::AtLeast),
+    ("已满", Direction::AtLeast),
+    ("不超过", Direction::AtMost),
+    ("不得超过", Direction::AtMost),
+    ("不应超过", Direction::AtMost),
+    ("不多于", Direction::AtMost),
+    ("不高于", Direction::AtMost),
+    ("不大于", Direction::AtMost),
+    ("no more than", Direction::AtMost),
+    ("not more than", Direction::AtMost),
+    ("no longer than", Direction::AtMost),
+    ("not to exceed", Direction::AtMost),
+    ("not exceed", Direction::AtMost),
+    ("not exceeding", Direction::AtMost),
+    ("a maximum of", Direction::AtMost),
+    ("maximum of", Direction::AtMost),
+    ("maximum", Direction::AtMost),
+    ("at most", Direction::AtMost),
+    ("up to", Direction::AtMost),
+    ("within", Direction::AtMost),
+    ("最多", Direction::AtMost),
+    ("最长", Direction::AtMost),
+    ("最高", Direction::AtMost),
+    ("至多", Direction::AtMost),
+    ("不满", Direction::LessThan),
+    ("未满", Direction::LessThan),
+    ("不足", Direction::LessThan),
+    ("少于", Direction::LessThan),
+    ("低于", Direction::LessThan),
+    ("less than", Direction::LessThan),
+    ("fewer than", Direction::LessThan),
+    ("under", Direction::LessThan),
+    ("below", Direction::LessThan),
+    ("超过", Direction::MoreThan),
+    ("超出", Direction::MoreThan),
+    ("多于", Direction::MoreThan),
+    ("高于", Direction::MoreThan),
+    ("大于", Direction::MoreThan),
+    ("more than", Direction::MoreThan),
+    ("greater than", Direction::MoreThan),
+    ("longer than", Direction::MoreThan),
+    ("exceeding", Direction::MoreThan),
+    ("exceeds", Direction::MoreThan),
+    ("over", Direction::MoreThan),
+    ("above", Direction::MoreThan),
+    ("满", Direction::AtLeast),
+];
+
+/// Bound words after a number's unit.
+const AFTER: &[(&str, Direction)] = &[
+    ("以上", Direction::AtLeast),
+    ("或以上", Direction::AtLeast),
+    ("及以上", Direction::AtLeast),
+    ("or more", Direction::AtLeast),
+    ("or longer", Direction::AtLeast),
+    ("or above", Direction::AtLeast),
+    ("and above", Direction::AtLeast),
+    ("and over", Direction::AtLeast),
+    ("or greater", Direction::AtLeast),
+    ("+", Direction::AtLeast),
+    ("以下", Direction::AtMost),
+    ("或以下", Direction::AtMost),
+    ("及以下", Direction::AtMost),
+    ("以内", Direction::AtMost),
+    ("之内", Direction::AtMost),
+    ("内", Direction::AtMost),
+    ("or less", Direction::AtMost),
+    ("or fewer", Direction::AtMost),
+    ("or below", Direction::AtMost),
+    ("or under", Direction::AtMost),
+    ("at most", Direction::AtMost),
+    ("max", Direction::AtMost),
+];
+
+/// English number words (to ninety-nine with "twenty-one" forms, and a hundred's
+/// multiples through [`english_number`]).
+const ONES: &[&str] = &[
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+];
+const TENS: &[&str] = &[
+    "", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+];
+
+/// A value written in number words starting at `words[i]`: `(value, words used)`.
+fn english_number(words: &[(usize, usize, String)], i: usize) -> Option<(f64, usize)> {
+    let word = |j: usize| words.get(j).map(|w| w.2.as_str());
+    let small = |w: &str| -> Option<u64> {
+        if let Some(n) = ONES.iter().position(|o| *o == w) {
+            return Some(n as u64);
+        }
+        if let Some((t, o)) = w.split_once('-') {
+            let t = TENS.iter().position(|x| !x.is_empty() && *x == t)? as u64;
+            let o = ONES[1..10].iter().position(|x| *x == o)? as u64 + 1;
+            return Some(t * 10 + o);
+        }
+        TENS.iter()
+            .position(|x| !x.is_empty() && *x == w)
+            .map(|t| t as u64 * 10)
+    };
+    let mut value = small(word(i)?)?;
+    let mut used = 1;
+    if value >= 20
+        && value % 10 == 0
+        && let Some(o) = word(i + 1).and_then(|w| ONES[1..10].iter().position(|x| *x == w))
+    {
+        value += o as u64 + 1;
+        used += 1;
+    }
+    for (name, factor) in [("hundred", 100), ("thousand", 1000)] {
+        if word(i + used) == Some(name) {
+            value *= factor;
+            used += 1;
+        }
+    }
+    Some((value as f64, used))
+}
+
+/// Latin words of `folded` with their byte ranges, lower-cased.
+fn latin_words(folded: &str) -> Vec<(usize, usize, String)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in folded.char_indices().chain([(folded.len(), ' ')]) {
+        let part = c.is_ascii_alphabetic() || (c == '-' && start.is_some());
+        match (part, start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                let w = folded[s..i].trim_end_matches('-');
+                out.push((s, s + w.len(), w.to_ascii_lowercase()));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Every quantity in `text`, in order. Offsets refer to `text` as given.
+pub fn quantities(text: &str) -> Vec<Quantity> {
+    // Numbers in digits and Chinese numerals; then English number words.
+    let mut found: Vec<(usize, usize, f64)> = numbers_in(text)
+        .into_iter()
+        .filter_map(|m| Some((m.start, m.end, m.value.parse::<f64>().ok()?)))
+        .collect();
+    let words = latin_words(text);
+    let mut i = 0;
+    while i < words.len() {
+        if let Some((v, used)) = english_number(&words, i) {
+            let (start, end) = (words[i].0, words[i + used - 1].1);
+            // "one" is a pronoun more often than a number: only before a unit.
+            let needs_unit = used == 1 && words[i].2 == "one";
+            let next = words.get(i + used).map(|w| w.2.as_str()).unwrap_or("");
+            let unit_follows = UNITS.iter().any(|(u, _, _)| {
+                u.is_ascii() && next.starts_with(u.split(' ').next().unwrap_or(u))
+            });
+            if !needs_unit || unit_follows {
+                found.push((start, end, v));
+            }
+            i += used;
+        } else {
+            if words[i].2 == "twice" {
+                found.push((words[i].0, words[i].1, 2.0));
+            }
+            i += 1;
+        }
+    }
+    found.sort_by_key(|f| f.0);
+    let lower = text.to_lowercase();
+    // Lower-casing keeps byte offsets of ASCII text; where it would not (rare
+    // letters), compare against the text itself.
+    let folded: &str = if lower.len() == text.len() {
+        &lower
+    } else {
+        text
+    };
+    found
+        .into_iter()
+        .map(|(start, end, value)| quantity(folded, start, end, value))
+        .collect()
+}
+
+/// Reads the unit, currency and bound words around one number.
+fn quantity(text: &str, start: usize, end: usize, value: f64) -> Quantity {
+    let before = text[..start].trim_end();
+    let rest = &text[end..];
+    let after = rest.trim_start();
+    let gap = rest.len() - after.len();
+    let mut value = value;
+    let mut dimension = Dimension::Bare;
+    let mut unit_end = end;
+    // 百分之五十, 千分之三, 万分之五: the fraction word stands before the number.
+    for (word, factor) in [("百分之", 0.01), ("千分之", 0.001), ("万分之", 0.0001)] {
+        if before.ends_with(word) {
+            value *= factor;
+            dimension = Dimension::Ratio;
+        }
+    }
+    let currency_before =
+        before.ends_with('$') || before.ends_with("usd") || before.ends_with("us$");
+    let yuan_before = before.ends_with('¥') || before.ends_with('￥') || before.ends_with("rmb");
+    if dimension == Dimension::Bare {
+        // A date: 2026年1月1日; a year number before 年, a month before 月 with a day.
+        let is_year = (1900.0..=2100.0).contains(&value) && after.starts_with('年');
+        let is_month_of_date = after.starts_with('月')
+            && after['月'.len_utf8()..]
+                .starts_with(|c: char| c.is_ascii_digit() || "一二三四五六七八九十".contains(c));
+        let is_day_of_date = after.starts_with(['日', '号']) && before.ends_with('月');
+        if is_year || is_month_of_date || is_day_of_date {
+            dimension = Dimension::Date;
+            unit_end = end + gap + after.chars().next().map_or(0, char::len_utf8);
+        } else if let Some((u, unit, factor)) = UNITS.iter().find(|(u, _, _)| {
+            after.starts_with(u)
+                && (!u.is_ascii()
+                    || !after[u.len()..].starts_with(|c: char| c.is_ascii_alphabetic()))
+        }) {
+            value *= factor;
+            unit_end = end + gap + u.len();
+            dimension = match unit {
+                Unit::Days => Dimension::Days,
+                Unit::Months => Dimension::Months,
+                Unit::Hours => Dimension::Hours,
+                Unit::Ratio => Dimension::Ratio,
+                Unit::Cny => Dimension::Money("CNY"),
+                Unit::Usd => Dimension::Money("USD"),
+            };
+        } else if currency_before {
+            dimension = Dimension::Money("USD");
+        } else if yuan_before {
+            dimension = Dimension::Money("CNY");
+        } else if let Some(c) = after.chars().next()
+            && (c.is_alphabetic() || c == '%')
+            && gap <= 1
+        {
+            let unit: String = if c.is_ascii_alphabetic() {
+                after
+                    .chars()
+                    .take_while(char::is_ascii_alphabetic)
+                    .collect::<String>()
+                    .trim_end_matches('s')
+                    .to_owned()
+            } else {
+                c.to_string()
+            };
+            dimension = Dimension::Count(unit);
+        }
+    }
+    if currency_before && dimension == Dimension::Bare {
+        dimension = Dimension::Money("USD");
+    }
+    let tail = text[unit_end..].trim_start();
+    let direction = BEFORE
+        .iter()
+        .find(|(w, _)| ends_with_word(before, w))
+        .or_else(|| AFTER.iter().find(|(w, _)| tail.starts_with(w)))
+        .map_or(Direction::Exact, |(_, d)| *d);
+    Quantity {
+        value,
+        dimension,
+        direction,
+        start,
+        end: unit_end,
+    }
+}
+
+/// The span of `q` in `text` widened by its bound words ("3天以内", "不得超过六个月",
+/// "at least 3 years"), for telling a person what differs.
+pub fn bound_span(text: &str, q: &Quantity) -> (usize, usize) {
+    let lower = text.to_lowercase();
+    let lower = if lower.len() == text.len() {
+        lower
+    } else {
+        text.to_owned()
+    };
+    let before = &lower[..q.start];
+    let start = BEFORE
+        .iter()
+        .find(|(w, _)| ends_with_word(before, w))
+        .and_then(|(w, _)| before.rfind(w))
+        .unwrap_or(q.start);
+    let tail = &lower[q.end..];
+    let gap = tail.len() - tail.trim_start().len();
+    let end = AFTER
+        .iter()
+        .filter(|(w, _)| tail.trim_start().starts_with(w))
+        .map(|(w, _)| q.end + gap + w.len())
+        .max()
+        .unwrap_or(q.end);
+    (start, end)
+}
+
+/// Whether `text` ends with the bound word `w`, as a whole word when it is English.
+fn ends_with_word(text: &str, w: &str) -> bool {
+    // "of up to", "the first": skip a few filler words between bound and number.
+    let text = text.trim_end_matches(['$', '¥', '￥']).trim_end();
+    let text = ["a total of", "the first", "of", "a", "an"]
+        .iter()
+        .find_map(|f| {
+            text.strip_suffix(f)
+                .filter(|t| t.ends_with(' ') || t.is_empty())
+        })
+        .map_or(text, str::trim_end);
+    // 最多享受98天, 至少可以休5天: a verb between the bound and its number.
+    let text = [
+        "可以享受",
+        "可享受",
+        "享受",
+        "可以休",
+        "可休",
+        "休",
+        "可以",
+        "可",
+        "为",
+        "是",
+        "有",
+        "给予",
+        "支付",
+        "提前",
+    ]
+    .iter()
+    .find_map(|f| text.strip_suffix(f))
+    .filter(|t| !t.is_empty())
+    .unwrap_or(text);
+    if !text.ends_with(w) {
+        return false;
+    }
+    !w.is_ascii()
+        || !text[..text.len() - w.len()]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_ascii_alphabetic())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(text: &str) -> Vec<(f64, Dimension, Direction)> {
+        quantities(text)
+            .into_iter()
+            .map(|q| (q.value, q.dimension, q.direction))
+            .collect()
+    }
+
+    fn same(a: &str, b: &str) -> bool {
+        let (a, b) = (quantities(a), quantities(b));
+        a.len() == 1 && b.len() == 1 && a[0].same_value(&b[0])
+    }
+
+    #[test]
+    fn equal_amounts_in_other_forms_are_the_same_quantity() {
+        assert!(same("300%", "3倍"));
+        assert!(same("百分之三百", "300%"));
+        assert!(same("1.5 times", "150%"));
+        assert!(same("sixteen weeks", "16 weeks"));
+        assert!(same("一年", "12个月"));
+        assert!(same("$0.62", "62 cents"));
+        assert!(same("20,000元", "贰万元"));
+        assert!(same("2万元", "两万元"));
+        assert!(same("eight weeks", "56 days"));
+        assert!(!same("三倍", "30%"));
+        assert!(!same("5天", "5个月"));
+    }
+
+    #[test]
+    fn bound_words_set_the_direction() {
+        assert_eq!(q("请假3天以内的")[0].2, Direction::AtMost);
+        assert_eq!(q("请假3天以上的")[0].2, Direction::AtLeast);
+        assert_eq!(q("试用期不得超过六个月")[0].2, Direction::AtMost);
+        assert_eq!(q("不少于98天的产假")[0].2, Direction::AtLeast);
+        assert_eq!(q("at least 3 years")[0].2, Direction::AtLeast);
+        assert_eq!(q("up to 20 days")[0].2, Direction::AtMost);
+        assert_eq!(q("a minimum of 5 days")[0].2, Direction::AtLeast);
+        assert_eq!(
+            q("no more than $75")[0],
+            (75.0, Dimension::Money("USD"), Direction::AtMost)
+        );
+        assert_eq!(q("more than 5,000元")[0].2, Direction::MoreThan);
+        assert_eq!(
+            q("不满一年")[0],
+            (12.0, Dimension::Months, Direction::LessThan)
+        );
+    }
+
+    #[test]
+    fn dates_and_pronouns_are_not_amounts() {
+        let d = q("自2026年1月1日起施行");
+        assert!(d.iter().all(|x| x.1 == Dimension::Date), "{d:?}");
+        assert!(q("no one may share it").is_empty());
+        assert_eq!(q("one day a week")[0].0, 1.0);
+        assert_eq!(q("twenty-one days")[0].0, 21.0);
+    }
+}
