@@ -203,7 +203,91 @@ source_word: string,
 /**
  * What the sentence says.
  */
-claim_word: string, } } | { "code": "few_key_words", "params": { 
+claim_word: string, } } | { "code": "tier_mismatch", "params": { 
+/**
+ * The passage.
+ */
+n: number, 
+/**
+ * The number as the sentence writes it.
+ */
+value: string, 
+/**
+ * The condition (or clause) the number belongs to in the passage.
+ */
+applies_to: string, 
+/**
+ * The condition the sentence is about.
+ */
+condition: string, 
+/**
+ * What the passage says for that condition.
+ */
+source_value: string, } } | { "code": "condition_differs", "params": { 
+/**
+ * The passage.
+ */
+n: number, 
+/**
+ * The sentence's condition.
+ */
+claim: string, 
+/**
+ * The passage's condition.
+ */
+source: string, } } | { "code": "bound_differs", "params": { 
+/**
+ * The passage.
+ */
+n: number, 
+/**
+ * The bound as the sentence writes it.
+ */
+claim: string, 
+/**
+ * The bound as the passage writes it.
+ */
+source: string, } } | { "code": "modality_differs", "params": { 
+/**
+ * The passage.
+ */
+n: number, 
+/**
+ * The passage's modality, as a word.
+ */
+source: string, 
+/**
+ * The sentence's modality, as a word.
+ */
+claim: string, } } | { "code": "role_differs", "params": { 
+/**
+ * The passage.
+ */
+n: number, 
+/**
+ * The role the sentence names.
+ */
+claim: string, 
+/**
+ * The roles the passage names there.
+ */
+source: string, } } | { "code": "condition_dropped", "params": { 
+/**
+ * The passage.
+ */
+n: number, 
+/**
+ * The condition, as the passage writes it.
+ */
+condition: string, } } | { "code": "conflict", "params": { 
+/**
+ * The supporting passage.
+ */
+support: number, 
+/**
+ * The contradicting passage.
+ */
+contradicts: number, } } | { "code": "few_key_words", "params": { 
 /**
  * Key words found.
  */

@@ -44,6 +44,34 @@ export function say(m: Message): string {
       return zh
         ? `[${m.params.n}] 写的是“${m.params.source_word}”，不是“${m.params.claim_word}”`
         : `[${m.params.n}] says ${m.params.source_word}, not ${m.params.claim_word}`;
+    case "tier_mismatch":
+      return zh
+        ? `[${m.params.n}] 中 ${m.params.value} 适用于“${m.params.applies_to}”；对“${m.params.condition}”，原文是 ${m.params.source_value}`
+        : `${m.params.value} applies to ${m.params.applies_to} in [${m.params.n}]; for ${m.params.condition} the source says ${m.params.source_value}`;
+    case "condition_differs":
+      return zh
+        ? `[${m.params.n}] 规定的是“${m.params.source}”的情形，不是“${m.params.claim}”`
+        : `[${m.params.n}] states this for ${m.params.source}, not for ${m.params.claim}`;
+    case "bound_differs":
+      return zh
+        ? `[${m.params.n}] 写的是“${m.params.source}”，不是“${m.params.claim}”`
+        : `[${m.params.n}] says ${m.params.source}, not ${m.params.claim}`;
+    case "modality_differs":
+      return zh
+        ? `[${m.params.n}] 说的是“${m.params.source}”，不是“${m.params.claim}”`
+        : `[${m.params.n}] says "${m.params.source}", not "${m.params.claim}"`;
+    case "role_differs":
+      return zh
+        ? `[${m.params.n}] 在此处写的是“${m.params.source}”，不是“${m.params.claim}”`
+        : `[${m.params.n}] names ${m.params.source} here, not ${m.params.claim}`;
+    case "condition_dropped":
+      return zh
+        ? `[${m.params.n}] 只对“${m.params.condition}”这样规定，这句话省略了这个条件`
+        : `[${m.params.n}] says this only for ${m.params.condition}; the sentence leaves that out`;
+    case "conflict":
+      return zh
+        ? `[${m.params.support}] 支持这句话，但同样相关的 [${m.params.contradicts}] 说法不同`
+        : `[${m.params.support}] supports this, but [${m.params.contradicts}], as relevant, says otherwise`;
     case "few_key_words":
       return zh
         ? `这句话的 ${m.params.total} 个关键词中只有 ${m.params.found} 个出现在 [${m.params.n}] 中`

@@ -100,6 +100,70 @@ pub enum Message {
         /// What the sentence says.
         claim_word: String,
     },
+    /// A number of the sentence belongs to another tier or clause of the passage.
+    TierMismatch {
+        /// The passage.
+        n: usize,
+        /// The number as the sentence writes it.
+        value: String,
+        /// The condition (or clause) the number belongs to in the passage.
+        applies_to: String,
+        /// The condition the sentence is about.
+        condition: String,
+        /// What the passage says for that condition.
+        source_value: String,
+    },
+    /// The passage states the rule for another condition than the sentence.
+    ConditionDiffers {
+        /// The passage.
+        n: usize,
+        /// The sentence's condition.
+        claim: String,
+        /// The passage's condition.
+        source: String,
+    },
+    /// A bound points the other way (at least vs at most, 以上 vs 以下).
+    BoundDiffers {
+        /// The passage.
+        n: usize,
+        /// The bound as the sentence writes it.
+        claim: String,
+        /// The bound as the passage writes it.
+        source: String,
+    },
+    /// A duty stated as a permission, or a permission as a duty.
+    ModalityDiffers {
+        /// The passage.
+        n: usize,
+        /// The passage's modality, as a word.
+        source: String,
+        /// The sentence's modality, as a word.
+        claim: String,
+    },
+    /// The sentence names another approver or party than the passage.
+    RoleDiffers {
+        /// The passage.
+        n: usize,
+        /// The role the sentence names.
+        claim: String,
+        /// The roles the passage names there.
+        source: String,
+    },
+    /// The passage limits the rule to a condition or group the sentence leaves out.
+    ConditionDropped {
+        /// The passage.
+        n: usize,
+        /// The condition, as the passage writes it.
+        condition: String,
+    },
+    /// One passage supports the sentence and another, at least as relevant, says
+    /// otherwise.
+    Conflict {
+        /// The supporting passage.
+        support: usize,
+        /// The contradicting passage.
+        contradicts: usize,
+    },
     /// Few of the sentence's key words are in the passage (unsupported).
     FewKeyWords {
         /// Key words found.
@@ -242,6 +306,64 @@ impl Message {
                 source_word,
                 claim_word,
             } => format!("[{n}] says {source_word}, not {claim_word}"),
+            M::TierMismatch {
+                n,
+                value,
+                applies_to,
+                condition,
+                source_value,
+            } if zh => format!(
+                "[{n}] 中 {value} 适用于“{applies_to}”；对“{condition}”，原文是 {source_value}"
+            ),
+            M::TierMismatch {
+                n,
+                value,
+                applies_to,
+                condition,
+                source_value,
+            } => format!(
+                "{value} applies to {applies_to} in [{n}]; for {condition} the source says {source_value}"
+            ),
+            M::ConditionDiffers { n, claim, source } if zh => {
+                format!("[{n}] 规定的是“{source}”的情形，不是“{claim}”")
+            }
+            M::ConditionDiffers { n, claim, source } => {
+                format!("[{n}] states this for {source}, not for {claim}")
+            }
+            M::BoundDiffers { n, claim, source } if zh => {
+                format!("[{n}] 写的是“{source}”，不是“{claim}”")
+            }
+            M::BoundDiffers { n, claim, source } => {
+                format!("[{n}] says {source}, not {claim}")
+            }
+            M::ModalityDiffers { n, source, claim } if zh => {
+                format!("[{n}] 说的是“{source}”，不是“{claim}”")
+            }
+            M::ModalityDiffers { n, source, claim } => {
+                format!("[{n}] says \"{source}\", not \"{claim}\"")
+            }
+            M::RoleDiffers { n, claim, source } if zh => {
+                format!("[{n}] 在此处写的是“{source}”，不是“{claim}”")
+            }
+            M::RoleDiffers { n, claim, source } => {
+                format!("[{n}] names {source} here, not {claim}")
+            }
+            M::ConditionDropped { n, condition } if zh => {
+                format!("[{n}] 只对“{condition}”这样规定，这句话省略了这个条件")
+            }
+            M::ConditionDropped { n, condition } => {
+                format!("[{n}] says this only for {condition}; the sentence leaves that out")
+            }
+            M::Conflict {
+                support,
+                contradicts,
+            } if zh => format!("[{support}] 支持这句话，但同样相关的 [{contradicts}] 说法不同"),
+            M::Conflict {
+                support,
+                contradicts,
+            } => format!(
+                "[{support}] supports this, but [{contradicts}], as relevant, says otherwise"
+            ),
             M::FewKeyWords { found, total, n } if zh => {
                 format!("这句话的 {total} 个关键词中只有 {found} 个出现在 [{n}] 中")
             }

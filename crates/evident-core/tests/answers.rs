@@ -287,8 +287,8 @@ fn a_written_answer_is_checked_against_the_numbered_search_results() {
         checked.sentences[1]
             .reasons
             .iter()
-            .any(|r| r.contains("50000")),
-        "{:?}",
+            .any(|r| r.contains("50,000")),
+        "the amount as written: {:?}",
         checked.sentences[1].reasons
     );
 }
@@ -344,7 +344,7 @@ fn a_pasted_text_is_checked_sentence_by_sentence_against_its_own_passages() {
     );
     let wrong = &checked.sentences[0];
     assert!(
-        wrong.reasons.iter().any(|r| r.contains("50000")),
+        wrong.reasons.iter().any(|r| r.contains("50,000")),
         "the wrong amount is named: {:?}",
         wrong.reasons
     );

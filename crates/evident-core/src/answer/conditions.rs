@@ -13,7 +13,7 @@ use crate::text::numbers::{NumberMention, numbers_in};
 
 /// What a number measures, so that only like is compared with like.
 #[derive(Debug, Clone, PartialEq)]
-enum Dimension {
+pub enum Dimension {
     /// A length of time, in days.
     Time,
     /// Any other unit, by its folded spelling (元, %, 人, hour-less counts).
@@ -32,7 +32,8 @@ pub struct Range {
 }
 
 impl Range {
-    fn contains(&self, other: &Range) -> bool {
+    /// Whether `other` lies inside this range (same dimension, within both bounds).
+    pub fn contains(&self, other: &Range) -> bool {
         if self.dimension != other.dimension {
             return false;
         }
@@ -49,7 +50,13 @@ impl Range {
         above(self.low, other.low) && below(self.high, other.high)
     }
 
-    fn is_bounded(&self) -> bool {
+    /// What the range measures.
+    pub fn dimension(&self) -> &Dimension {
+        &self.dimension
+    }
+
+    /// Whether the range is more than a point.
+    pub fn is_bounded(&self) -> bool {
         self.low != self.high
     }
 }

@@ -5,6 +5,7 @@ use std::collections::HashSet;
 
 use crate::search::stopwords::is_stop_word;
 use crate::text::numbers::numbers_in;
+use crate::text::quantity::{Quantity, bound_span, quantities};
 use crate::text::segment::{passage_tokens, query_terms};
 
 /// Negation words. Chinese ones are matched as substrings but only where they are not
@@ -53,7 +54,66 @@ const NOT_NEGATIONS_ZH: &[&str] = &[
     "无效",
 ];
 const NEGATIONS_EN: &[&str] = &[
-    "not", "no", "never", "none", "cannot", "without", "neither", "nor", "n't",
+    "not",
+    "no",
+    "never",
+    "none",
+    "cannot",
+    "without",
+    "neither",
+    "nor",
+    "n't",
+    // Lexical negations: the word itself denies.
+    "exempt",
+    "optional",
+    "unpaid",
+    "prohibited",
+    "forbidden",
+    "waived",
+];
+
+/// Chinese words that deny without a negation character: 免于审批 is 无需审批.
+const LEXICAL_NEGATIONS_ZH: &[&str] = &["免于", "免除", "豁免", "免予"];
+
+/// Bounds written with a negation (不超过 is "at most", not a denial) and fixed
+/// phrases that deny nothing; masked before negations are counted, since
+/// [`crate::text::quantity`] reads them as bounds.
+const NOT_DENIALS: &[&str] = &[
+    "不能少于",
+    "不能低于",
+    "不应低于",
+    "不可低于",
+    "不能超过",
+    "不可超过",
+    "不宜超过",
+    "不会超过",
+    "不能高于",
+    "不得少于",
+    "不得低于",
+    "不得超过",
+    "不应超过",
+    "不少于",
+    "不低于",
+    "不小于",
+    "不超过",
+    "不多于",
+    "不高于",
+    "不大于",
+    "不满",
+    "未满",
+    "不足",
+    "no less than",
+    "not less than",
+    "no fewer than",
+    "not fewer than",
+    "no more than",
+    "not more than",
+    "no longer than",
+    "no later than",
+    "not later than",
+    "not to exceed",
+    "not exceeding",
+    "not exceed",
 ];
 
 /// The checkable content of one sentence.
@@ -70,15 +130,20 @@ pub struct Claim {
     pub references: Vec<String>,
     /// How many negations the sentence holds.
     pub negations: usize,
+    /// Its quantities (clause references left out), with units and bounds.
+    pub quantities: Vec<Quantity>,
+    /// Byte ranges of its conditions ("请假3天以内的", "if you are sick …").
+    pub conditions: Vec<(usize, usize)>,
 }
 
 impl Claim {
     /// Analyses a sentence (citation markers already removed).
     pub fn of(sentence: &str) -> Self {
         let mut seen = HashSet::new();
-        let terms = query_terms(sentence)
+        // Numbers are compared as quantities (by value, unit and bound), not as words.
+        let terms = query_terms(&expand_contractions(sentence))
             .into_iter()
-            .filter(|t| !is_stop_word(t) && seen.insert(t.clone()))
+            .filter(|t| !is_stop_word(t) && !is_number_word(t) && seen.insert(t.clone()))
             .collect();
         let (mut numbers, mut references) = (Vec::new(), Vec::new());
         for m in numbers_in(sentence) {
@@ -92,13 +157,61 @@ impl Claim {
                 numbers.push(m.value);
             }
         }
+        let quantities = quantities(sentence)
+            .into_iter()
+            .filter(|q| {
+                let before = sentence[..q.start].trim_end();
+                !before.ends_with('第')
+            })
+            .collect();
+        let conditions = super::clauses::clauses(sentence)
+            .into_iter()
+            .flat_map(|c| c.conditions)
+            .collect();
         Self {
             text: sentence.to_owned(),
             terms,
             numbers,
             references,
             negations: negations(sentence),
+            quantities,
+            conditions,
         }
+    }
+
+    /// `q` as the claim writes it, with its unit.
+    pub fn written(&self, q: &Quantity) -> String {
+        self.text[q.start..q.end].trim().to_owned()
+    }
+
+    /// `q` as the claim writes it, with its bound words.
+    pub fn bound_text(&self, q: &Quantity) -> String {
+        let (s, e) = bound_span(&self.text, q);
+        self.text[s..e].trim().to_owned()
+    }
+
+    /// Whether `q` stands in one of the claim's conditions.
+    pub fn in_condition(&self, q: &Quantity) -> bool {
+        self.conditions
+            .iter()
+            .any(|&(s, e)| q.start >= s && q.end <= e)
+    }
+
+    /// The claim's first condition, as written (after a salutation or lead that ends
+    /// in a colon: "各位同事：单笔报销超过…的").
+    pub fn condition_text(&self) -> Option<String> {
+        let &(s, e) = self.conditions.first()?;
+        let text = &self.text[s..e];
+        let after_colon = text.rfind(['：', ':']).map_or(0, |i| {
+            i + text[i..].chars().next().map_or(1, char::len_utf8)
+        });
+        Some(text[after_colon..].trim().to_owned())
+    }
+
+    /// Whether the claim shares a key word with `text`.
+    pub fn mentions(&self, text: &str) -> bool {
+        let tokens = token_set(text);
+        self.terms.iter().any(|t| tokens.contains(t))
     }
 
     /// Whether there is anything to check (a sentence of only particles is not a claim).
@@ -107,9 +220,41 @@ impl Claim {
     }
 }
 
-/// Counts negations in `text`.
+/// `text` lower-cased with curly apostrophes made straight (don’t is don't) and the
+/// bound phrases of [`NOT_DENIALS`] masked.
+fn denial_form(text: &str) -> String {
+    let mut folded = text.to_lowercase().replace(['’', '‘', '`'], "'");
+    for w in NOT_DENIALS {
+        if folded.contains(w) {
+            folded = folded.replace(w, &"_".repeat(w.chars().count()));
+        }
+    }
+    folded
+}
+
+/// "don’t" as "do not", for words only: a contraction is not a key word of its own.
+fn expand_contractions(text: &str) -> String {
+    let t = text.replace(['’', '‘'], "'");
+    if !t.contains("n't") && !t.contains("N'T") {
+        return t;
+    }
+    t.replace("can't", "cannot")
+        .replace("Can't", "Cannot")
+        .replace("won't", "will not")
+        .replace("Won't", "Will not")
+        .replace("n't", " not")
+}
+
+/// Whether an index token is a number or a number with its counter (5, 三天, 五个).
+fn is_number_word(t: &str) -> bool {
+    let numbers = numbers_in(t);
+    numbers.first().is_some_and(|m| m.start == 0) && t[numbers[0].end..].chars().count() <= 1
+}
+
+/// Counts negations in `text`: negation words, lexical negations (免于, exempt), but
+/// not bounds (不超过 is "at most").
 pub fn negations(text: &str) -> usize {
-    let lower = text.to_lowercase();
+    let lower = denial_form(text);
     let mut masked = lower.clone();
     for w in NOT_NEGATIONS_ZH {
         masked = masked.replace(w, &"_".repeat(w.chars().count()));
@@ -118,7 +263,7 @@ pub fn negations(text: &str) -> usize {
     let chars: Vec<char> = masked.chars().collect();
     let mut i = 0;
     'outer: while i < chars.len() {
-        for w in NEGATIONS_ZH {
+        for w in NEGATIONS_ZH.iter().chain(LEXICAL_NEGATIONS_ZH) {
             let wc: Vec<char> = w.chars().collect();
             if chars[i..].starts_with(&wc) {
                 count += 1;
@@ -189,6 +334,11 @@ mod tests {
         assert_eq!(negations("You do not need approval"), 1);
         assert_eq!(negations("Approval isn't needed"), 1);
         assert_eq!(negations("Approval is needed"), 0);
+        assert_eq!(negations("You don’t need approval"), 1, "curly apostrophe");
+        assert_eq!(negations("试用期不得超过六个月"), 0, "a bound is no denial");
+        assert_eq!(negations("至少提前30日"), negations("不少于30日"));
+        assert_eq!(negations("经批准可免于审批"), 1, "lexical negation");
+        assert_eq!(negations("Attendance is optional"), 1);
     }
 
     #[test]

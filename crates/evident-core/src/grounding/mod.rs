@@ -15,18 +15,22 @@
 //! is deliberately lexical and strict: it cannot judge a paraphrase that shares no
 //! words with its source, and it flags such sentences rather than guess.
 
+pub mod align;
+pub mod bindings;
 pub mod citations;
 pub mod claims;
+pub mod clauses;
+pub mod modality;
 pub mod qualifiers;
-
-use std::collections::HashSet;
+pub mod roles;
 
 use serde::Serialize;
 
 use crate::message::{Lang, Message};
 use crate::search::{Highlight, Passage};
 use crate::text::sentence::split_sentences;
-use claims::{Claim, negations, token_set};
+use align::Evidence;
+use claims::Claim;
 
 /// Share of a sentence's content words that must occur in its source to support it.
 pub const SUPPORTED_SHARE: f64 = 0.7;
@@ -126,7 +130,12 @@ struct Assessment {
     verdict: Verdict,
     reasons: Vec<Message>,
     support: Option<Support>,
+    /// Share of the claim's key words found where it aligns.
     share: f64,
+    /// How well the claim aligns to its clause (how relevant the passage is).
+    score: f64,
+    /// Relevant (most key words found) and contradicted by a binding.
+    contradicted: bool,
 }
 
 /// Checks every sentence of `answer` against the retrieved `passages` (whose `n` are
@@ -193,6 +202,7 @@ fn judge(
                 rank(a.verdict)
                     .cmp(&rank(b.verdict))
                     .then(a.share.total_cmp(&b.share))
+                    .then(a.score.total_cmp(&b.score))
             })
     };
     let all: Vec<usize> = (0..passages.len()).collect();
@@ -212,13 +222,42 @@ fn judge(
     } else if !fabricated.is_empty() {
         (Verdict::Unsupported, None)
     } else {
+        let assessed: Vec<Assessment> = all
+            .iter()
+            .map(|&i| assess(&claim, &passages[i], &evidence[i]))
+            .collect();
+        // A relevant passage that contradicts the claim is not hidden by support
+        // elsewhere: the weaker support is reported as a conflict.
+        let conflict = |best: &Assessment| {
+            assessed
+                .iter()
+                .zip(passages)
+                .filter(|(a, _)| a.contradicted && a.score >= best.score)
+                .map(|(_, p)| p.n)
+                .next()
+        };
         match best_of(&all) {
             Some(best) if best.verdict != Verdict::Unsupported => {
+                let mut verdict = best.verdict;
                 if let Some(s) = &best.support {
-                    reasons.push(Message::UncitedButSupported { n: s.n });
+                    match conflict(&best) {
+                        Some(other) => {
+                            reasons.push(Message::Conflict {
+                                support: s.n,
+                                contradicts: other,
+                            });
+                            if let Some(c) =
+                                assessed.iter().zip(passages).find(|(_, p)| p.n == other)
+                            {
+                                reasons.extend(c.0.reasons.iter().cloned());
+                            }
+                            verdict = Verdict::PartiallySupported;
+                        }
+                        None => reasons.push(Message::UncitedButSupported { n: s.n }),
+                    }
                 }
                 reasons.extend(best.reasons);
-                (best.verdict, best.support)
+                (verdict, best.support)
             }
             Some(best) if best.share >= PARTIAL_SHARE => {
                 // Close to a passage but contradicted by it (a number, a negation):
@@ -269,154 +308,45 @@ fn rank(v: Verdict) -> u8 {
     }
 }
 
-/// What a passage offers as evidence, segmented once per check.
-struct Evidence {
-    /// Index tokens of the passage and its headings.
-    tokens: HashSet<String>,
-    /// Byte ranges of its sentences (units).
-    sentences: Vec<(usize, usize)>,
-    /// Index tokens of each sentence.
-    sentence_tokens: Vec<HashSet<String>>,
-    /// Every number value in the passage.
-    numbers: Vec<String>,
-}
-
-fn number_values(text: &str) -> Vec<String> {
-    crate::text::numbers::numbers_in(text)
-        .into_iter()
-        .map(|m| m.value)
-        .collect()
-}
-
-impl Evidence {
-    fn of(p: &Passage) -> Self {
-        let mut tokens = token_set(&p.text);
-        tokens.extend(token_set(&p.heading_path.join(" ")));
-        let sentences = crate::text::sentence::split_units(&p.text);
-        Self {
-            tokens,
-            sentence_tokens: sentences
-                .iter()
-                .map(|&(s, e)| token_set(&p.text[s..e]))
-                .collect(),
-            sentences,
-            numbers: number_values(&p.text),
-        }
-    }
-}
-
-/// Judges `claim` against one passage.
+/// Judges `claim` against one passage: aligned to its clause, then compared there.
 fn assess(claim: &Claim, passage: &Passage, evidence: &Evidence) -> Assessment {
     let n = passage.n;
-    let tokens = &evidence.tokens;
-    let mut reasons = Vec::new();
-    let found = claim.terms.iter().filter(|t| tokens.contains(*t)).count();
-    let share = if claim.terms.is_empty() {
+    let total = claim.terms.len();
+    let Some(aligned) = evidence.align(claim) else {
+        return Assessment {
+            verdict: Verdict::Unsupported,
+            reasons: vec![Message::FewKeyWords { found: 0, total, n }],
+            support: None,
+            share: 0.0,
+            score: 0.0,
+            contradicted: false,
+        };
+    };
+    let found = aligned.found;
+    let share = if total == 0 {
         1.0
     } else {
-        found as f64 / claim.terms.len() as f64
+        found as f64 / total as f64
     };
-    // The passage sentence sharing most words with the claim, with one neighbour on
-    // each side: the span shown as support and compared for negation.
-    let sentences = &evidence.sentences;
-    let mut best = (0usize, 0usize);
-    for (i, t) in evidence.sentence_tokens.iter().enumerate() {
-        let c = claim.terms.iter().filter(|x| t.contains(*x)).count();
-        if c > best.1 {
-            best = (i, c);
-        }
-    }
-    let span = sentences.get(best.0).copied();
-    let passage_numbers = &evidence.numbers;
-    // Numbers are compared where the claim is stated: the matching sentence and its
-    // neighbours. A number found only elsewhere in the passage (a year in another
-    // clause) does not back this sentence.
-    let window_numbers = match (span, sentences.len()) {
-        (Some(_), len) if len > 0 => {
-            let lo = best.0.saturating_sub(1);
-            let hi = (best.0 + 1).min(len - 1);
-            number_values(&passage.text[sentences[lo].0..sentences[hi].1])
-        }
-        _ => passage_numbers.clone(),
-    };
-    let mut missing_numbers = Vec::new();
-    let mut misplaced_numbers = Vec::new();
-    for v in &claim.references {
-        if !passage_numbers.contains(v) {
-            reasons.push(Message::ClauseNumberMissing {
-                value: v.clone(),
-                n,
-            });
-            missing_numbers.push(v);
-        }
-    }
-    for v in &claim.numbers {
-        if window_numbers.contains(v) {
-            continue;
-        }
-        if passage_numbers.contains(v) {
-            reasons.push(Message::NumberMisplaced {
-                value: v.clone(),
-                n,
-            });
-            misplaced_numbers.push(v);
-        } else {
-            reasons.push(Message::NumberMissing {
-                value: v.clone(),
-                n,
-            });
-            missing_numbers.push(v);
-        }
-    }
-    let mut negation_mismatch = false;
-    if let Some((s, e)) = span {
-        let source_neg = negations(&passage.text[s..e]);
-        if (claim.negations == 0) != (source_neg == 0) {
-            negation_mismatch = true;
-            let source = &passage.text[s..e];
-            reasons.push(if claim.negations > 0 {
-                Message::NegatesSource { n }
-            } else if let Some(condition) = claims::bounded_condition(source) {
-                Message::OnlyUnderCondition { n, condition }
-            } else {
-                Message::SourceNegative { n }
-            });
-        }
-    }
-    let qualified = qualifiers::mismatches(claim, &passage.text);
-    for (source_word, claim_word) in &qualified {
-        reasons.push(Message::QualifierMismatch {
-            n,
-            source_word: source_word.clone(),
-            claim_word: claim_word.clone(),
-        });
-    }
-    let verdict = if share < PARTIAL_SHARE
-        || !missing_numbers.is_empty()
-        || negation_mismatch
-        || !qualified.is_empty()
-    {
+    let findings = bindings::compare(claim, evidence, &aligned, n);
+    let contradicted = !findings.hard.is_empty();
+    let mut reasons = findings.hard;
+    let verdict = if share < PARTIAL_SHARE || contradicted {
         if share < PARTIAL_SHARE {
-            reasons.push(Message::FewKeyWords {
-                found,
-                total: claim.terms.len(),
-                n,
-            });
+            reasons.push(Message::FewKeyWords { found, total, n });
         }
         Verdict::Unsupported
-    } else if share < SUPPORTED_SHARE || !misplaced_numbers.is_empty() {
+    } else if share < SUPPORTED_SHARE || !findings.soft.is_empty() {
+        reasons.extend(findings.soft);
         if share < SUPPORTED_SHARE {
-            reasons.push(Message::SomeKeyWords {
-                found,
-                total: claim.terms.len(),
-                n,
-            });
+            reasons.push(Message::SomeKeyWords { found, total, n });
         }
         Verdict::PartiallySupported
     } else {
         Verdict::Supported
     };
-    let support = span.filter(|_| share >= PARTIAL_SHARE).map(|(s, e)| {
+    let (s, e) = aligned.span(evidence);
+    let support = (share >= PARTIAL_SHARE).then(|| {
         let before = passage.text[..s].chars().count();
         let len = passage.text[s..e].chars().count();
         Support {
@@ -430,6 +360,8 @@ fn assess(claim: &Claim, passage: &Passage, evidence: &Evidence) -> Assessment {
         reasons,
         support,
         share,
+        score: aligned.score,
+        contradicted: contradicted && share >= SUPPORTED_SHARE,
     }
 }
 

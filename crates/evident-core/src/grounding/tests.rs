@@ -48,7 +48,7 @@ fn a_changed_number_is_unsupported_and_says_which() {
     assert!(
         v[0].1
             .iter()
-            .any(|r| r.contains("8000 does not appear in [1]")),
+            .any(|r| r.contains("8000元 does not appear in [1]")),
         "{:?}",
         v[0].1
     );
@@ -134,4 +134,152 @@ fn a_different_rank_of_the_same_title_is_unsupported_and_named() {
         "副总 abbreviates 副总经理: {:?}",
         v[0].1
     );
+}
+
+/// The sample policy's tiered rules, as the issue found them passing.
+fn policy() -> Vec<Passage> {
+    vec![passage(
+        1,
+        "第四条 报销审批权限如下：\n\n单笔金额在5,000元以下的，由部门经理审批；\n\n单笔金额在5,000元以上、20,000元以下的，由部门经理审核后报财务总监审批；\n\n单笔报销超过20,000元的，须经分管副总经理审批。\n\n第八条 员工请假应当通过人事系统提前提交申请：请假3天以内的，提前1个工作日申请；请假3天以上的，提前5个工作日申请。\n\n第九条 员工累计工作已满1年不满10年的，年休假5天；已满10年不满20年的，年休假10天；已满20年的，年休假15天。\n\n第十条 员工因病请假的，须提供二级以上医院出具的病假证明。",
+    )]
+}
+
+fn judged(claim: &str, sources: &[Passage]) -> (Verdict, Vec<String>, Option<String>) {
+    let v = check(&format!("{claim}[1]"), sources);
+    assert_eq!(v.len(), 1, "{v:?}");
+    let v = &v[0];
+    (
+        v.verdict,
+        v.reasons.clone(),
+        v.support.as_ref().map(|s| s.span.text.clone()),
+    )
+}
+
+#[test]
+fn an_amount_tier_with_the_next_tiers_approver_is_flagged() {
+    let (v, reasons, _) = judged("单笔报销超过5,000元的，须经分管副总经理审批。", &policy());
+    assert_eq!(v, Verdict::Unsupported, "{reasons:?}");
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r
+                == "[1] states this for 单笔报销超过20,000元的, not for 单笔报销超过5,000元的"),
+        "{reasons:?}"
+    );
+    let (v, reasons, _) = judged("单笔报销超过2万元的，须经分管副总经理审批。", &policy());
+    assert_eq!(v, Verdict::Supported, "2万元 is 20,000元: {reasons:?}");
+    let (v, reasons, _) = judged("单笔金额在5,000元以下的，由财务总监审批。", &policy());
+    assert_eq!(v, Verdict::Unsupported, "{reasons:?}");
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r == "[1] names 部门经理 here, not 财务总监"),
+        "{reasons:?}"
+    );
+}
+
+#[test]
+fn a_condition_paired_with_another_tiers_deadline_is_flagged_and_the_right_clause_shown() {
+    let (v, reasons, _) = judged("员工请假3天以内的，提前5个工作日申请。", &policy());
+    assert_eq!(v, Verdict::Unsupported, "{reasons:?}");
+    assert!(
+        reasons.iter().any(|r| r
+            == "5个工作日 applies to 请假3天以上的 in [1]; for 请假3天以内的 the source says 1个工作日"),
+        "{reasons:?}"
+    );
+    let (v, reasons, span) = judged("员工请假3天以内的，提前1个工作日申请。", &policy());
+    assert_eq!(v, Verdict::Supported, "{reasons:?}");
+    assert_eq!(
+        span.as_deref(),
+        Some("请假3天以内的，提前1个工作日申请；"),
+        "第八条's tier, not 第十条"
+    );
+    let (v, reasons, _) = judged("请假超过三天的，要提前五个工作日申请。", &policy());
+    assert_eq!(v, Verdict::Supported, "a faithful rewording: {reasons:?}");
+}
+
+#[test]
+fn a_tier_of_years_binds_its_own_days() {
+    let (v, reasons, _) = judged("员工累计工作满10年不满20年的，年休假5天。", &policy());
+    assert_eq!(v, Verdict::Unsupported, "{reasons:?}");
+    let (v, reasons, _) = judged("工作满10年不满20年的员工，每年有十天年休假。", &policy());
+    assert_eq!(v, Verdict::Supported, "{reasons:?}");
+    let (v, reasons, _) = judged("员工工作满一年就有5天年假。", &policy());
+    assert_ne!(
+        v,
+        Verdict::Supported,
+        "the upper bound of the tier is dropped: {reasons:?}"
+    );
+}
+
+#[test]
+fn a_probation_limit_from_another_contract_length_is_flagged() {
+    let law = vec![passage(
+        1,
+        "第十九条 劳动合同期限三个月以上不满一年的，试用期不得超过一个月；劳动合同期限一年以上不满三年的，试用期不得超过二个月；三年以上固定期限和无固定期限的劳动合同，试用期不得超过六个月。",
+    )];
+    let (v, reasons, _) = judged(
+        "劳动合同期限三个月以上不满一年的，试用期不得超过六个月。",
+        &law,
+    );
+    assert_eq!(v, Verdict::Unsupported, "{reasons:?}");
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.starts_with("六个月 applies to 三年以上固定期限")),
+        "{reasons:?}"
+    );
+    let (v, reasons, _) = judged("合同期限三个月以上不满一年的，试用期最长一个月。", &law);
+    assert_eq!(v, Verdict::Supported, "{reasons:?}");
+}
+
+#[test]
+fn defects_found_by_hand_stay_fixed() {
+    let en = vec![passage(
+        1,
+        "You do not need approval for a sick day. Leave of up to 16 weeks is paid at 150% of base pay.",
+    )];
+    let (v, reasons, _) = judged("You don’t need approval for a sick day.", &en);
+    assert_eq!(v, Verdict::Supported, "a curly apostrophe: {reasons:?}");
+    let (v, reasons, _) = judged(
+        "Leave of up to sixteen weeks is paid at 1.5 times base pay.",
+        &en,
+    );
+    assert_eq!(v, Verdict::Supported, "number words and times: {reasons:?}");
+    let (v, reasons, _) = judged(
+        "Leave of at least 16 weeks is paid at 150% of base pay.",
+        &en,
+    );
+    assert_eq!(
+        v,
+        Verdict::Unsupported,
+        "at least is not up to: {reasons:?}"
+    );
+    let zh = vec![passage(
+        1,
+        "第十一条 女员工生育享受不少于98天的产假；加班工资按不低于工资的百分之三百支付。",
+    )];
+    let (v, reasons, _) = judged("女员工生育享受至少98天的产假。", &zh);
+    assert_eq!(
+        v,
+        Verdict::Supported,
+        "至少 is 不少于, no negation: {reasons:?}"
+    );
+    let (v, reasons, _) = judged("女员工生育最多享受98天的产假。", &zh);
+    assert_eq!(v, Verdict::Unsupported, "{reasons:?}");
+    let (v, reasons, _) = judged("加班工资按不低于工资的3倍支付。", &zh);
+    assert_eq!(v, Verdict::Supported, "三倍 = 百分之三百: {reasons:?}");
+    let exempt = vec![passage(1, "第七条 员工出差须经部门经理审批。")];
+    let (v, reasons, _) = judged("员工出差免于部门经理审批。", &exempt);
+    assert_eq!(v, Verdict::Unsupported, "lexical negation: {reasons:?}");
+}
+
+#[test]
+fn a_relevant_contradiction_is_a_conflict_not_hidden_by_weak_support() {
+    let ps = vec![
+        passage(1, "第三条 报销须在费用发生后30日内提交。"),
+        passage(2, "第十二条 单笔报销须在费用发生后60日内提交财务部。"),
+    ];
+    let v = check("单笔报销须在费用发生后30日内提交财务部。", &ps);
+    assert_ne!(v[0].verdict, Verdict::Supported, "{:?}", v[0].reasons);
 }

@@ -1,0 +1,308 @@
+//! Alignment: which clause of a passage a claim speaks of.
+//!
+//! A passage is segmented once into [`Clause`]s with their tokens and quantities
+//! ([`Evidence`]). A claim is aligned to the clause, or pair of adjacent clauses (a
+//! summary of two), that shares most of its key words, with its conditions weighing
+//! most: "请假3天以内的，…" aligns to the tier whose condition is 3天以内, not to the one
+//! with 3天以上, whatever the consequence says. The claim is then judged there
+//! ([`super::bindings`]), and that clause is the span the user is shown.
+
+use std::collections::HashSet;
+
+use super::claims::{Claim, token_set};
+use super::clauses::{Clause, clauses};
+use crate::search::Passage;
+use crate::text::quantity::{Quantity, bound_span, quantities};
+
+/// What a passage offers as evidence, segmented once per check.
+pub struct Evidence {
+    /// The passage text.
+    pub text: String,
+    /// Tokens of the passage's headings (a claim may name its chapter).
+    pub heading_tokens: HashSet<String>,
+    /// The clauses.
+    pub clauses: Vec<Clause>,
+    /// Index tokens of each clause.
+    pub clause_tokens: Vec<HashSet<String>>,
+    /// Every quantity of the passage, in passage offsets.
+    pub quantities: Vec<Quantity>,
+    /// Every number value of the passage (for clause references, 第X条).
+    pub numbers: Vec<String>,
+}
+
+/// The clause (or two adjacent clauses) a claim aligns to.
+#[derive(Debug, Clone)]
+pub struct Aligned {
+    /// Indices into [`Evidence::clauses`], in order (one or two).
+    pub clauses: Vec<usize>,
+    /// The alignment score (shared key words, conditions weighing most).
+    pub score: f64,
+    /// Key words of the claim found in the clause, its context or the headings.
+    pub found: usize,
+}
+
+impl Evidence {
+    /// Segments `p`.
+    pub fn of(p: &Passage) -> Self {
+        let text = p.text.clone();
+        let clauses = clauses(&text);
+        let clause_tokens = clauses
+            .iter()
+            .map(|c| token_set(&text[c.start..c.end]))
+            .collect();
+        Self {
+            heading_tokens: token_set(&p.heading_path.join(" ")),
+            clause_tokens,
+            // Clause labels (第三十三条) are places, not amounts.
+            quantities: quantities(&text)
+                .into_iter()
+                .filter(|q| !text[..q.start].trim_end().ends_with('第'))
+                .collect(),
+            numbers: crate::text::numbers::numbers_in(&text)
+                .into_iter()
+                .map(|m| m.value)
+                .collect(),
+            clauses,
+            text,
+        }
+    }
+
+    /// The quantities inside `text[s..e]`.
+    fn quantities_in(&self, s: usize, e: usize) -> impl Iterator<Item = &Quantity> {
+        self.quantities
+            .iter()
+            .filter(move |q| q.start >= s && q.end <= e)
+    }
+
+    /// The clause nearest to the aligned ones (the same article first) that holds
+    /// `q`'s value.
+    pub fn clause_with(&self, q: &Quantity, aligned: &Aligned) -> Option<usize> {
+        let at = aligned.clauses.first().copied().unwrap_or(0);
+        self.clauses
+            .iter()
+            .enumerate()
+            .filter(|(i, c)| {
+                !aligned.clauses.contains(i)
+                    && self.quantities_in(c.start, c.end).any(|s| s.same_value(q))
+            })
+            .min_by_key(|(i, _)| i.abs_diff(at))
+            .map(|(i, _)| i)
+    }
+
+    /// Clause `i`'s first condition, as written.
+    pub fn condition_of(&self, i: usize) -> Option<String> {
+        let &(s, e) = self.clauses.get(i)?.conditions.first()?;
+        Some(self.text[s..e].trim().to_owned())
+    }
+
+    /// Clause `i` as written.
+    pub fn clause_text(&self, i: usize) -> String {
+        self.clauses
+            .get(i)
+            .map(|c| self.text[c.start..c.end].trim().to_owned())
+            .unwrap_or_default()
+    }
+
+    /// `q` as written, with its unit.
+    pub fn written(&self, q: &Quantity) -> String {
+        self.text[q.start..q.end].trim().to_owned()
+    }
+
+    /// `q` as written with its bound words.
+    pub fn bound_text(&self, q: &Quantity) -> String {
+        let (s, e) = bound_span(&self.text, q);
+        self.text[s..e].trim().to_owned()
+    }
+
+    /// Whether the condition starting at byte `s` is a table cell's header.
+    pub fn is_cell_header(&self, s: usize) -> bool {
+        self.text[s..]
+            .split(';')
+            .next()
+            .is_some_and(|cell| cell.contains(": "))
+            && self
+                .clauses
+                .iter()
+                .any(|c| c.conditions.len() > 1 && c.conditions.iter().any(|&(cs, _)| cs == s))
+    }
+
+    /// Whether the claim states the value of the table cell whose header starts at `s`.
+    pub fn cell_value_claimed(&self, claim: &Claim, s: usize) -> bool {
+        let cell = self.text[s..].split(';').next().unwrap_or_default();
+        let e = s + cell.len();
+        self.quantities_in(s, e)
+            .any(|v| claim.quantities.iter().any(|q| q.same_value(v)))
+    }
+
+    /// Aligns `claim` to its best clause or pair of adjacent clauses.
+    pub fn align(&self, claim: &Claim) -> Option<Aligned> {
+        let single: Vec<f64> = (0..self.clauses.len())
+            .map(|i| self.score(claim, &[i]))
+            .collect();
+        let mut best: Option<Aligned> = None;
+        let mut consider = |clauses: Vec<usize>, score: f64| {
+            if score > 0.0 && best.as_ref().is_none_or(|b| score > b.score) {
+                best = Some(Aligned {
+                    clauses,
+                    score,
+                    found: 0,
+                });
+            }
+        };
+        for (i, &s) in single.iter().enumerate() {
+            consider(vec![i], s);
+        }
+        // A pair only for a claim that summarises two clauses: the second must add
+        // several key words (not numbers: a number of the neighbouring tier is the
+        // mistake this check exists to catch) that the first lacks.
+        let gain = 2usize.max(claim.terms.len().div_ceil(4));
+        for i in 1..self.clauses.len() {
+            let (a, b) = (self.words(claim, &[i - 1]), self.words(claim, &[i]));
+            let both = self.words(claim, &[i - 1, i]);
+            // Or a claim that states both tiers' numbers ("3天以内的提前1个工作日，3天以上的
+            // 提前5个工作日"): only the pair holds all its quantities.
+            let holds_all = |w: &[usize]| {
+                !claim.quantities.is_empty()
+                    && claim.quantities.iter().all(|q| {
+                        w.iter().any(|&j| {
+                            self.quantities_in(self.clauses[j].start, self.clauses[j].end)
+                                .any(|s| s.same_value(q))
+                        })
+                    })
+            };
+            // A summary states each tier whole (condition and consequence): four or
+            // more quantities, each clause holding one the other lacks. A condition of
+            // one tier with the number of the next (two quantities) is no summary.
+            let own = |j: usize, other: usize| {
+                claim.quantities.iter().any(|q| {
+                    let has = |k: usize| {
+                        self.quantities_in(self.clauses[k].start, self.clauses[k].end)
+                            .any(|s| s.same_value(q))
+                    };
+                    has(j) && !has(other)
+                })
+            };
+            let summary = claim.quantities.len() >= 4
+                && holds_all(&[i - 1, i])
+                && own(i - 1, i)
+                && own(i, i - 1);
+            if (both >= a.max(b) + gain && a.min(b) >= 2) || summary {
+                consider(vec![i - 1, i], self.score(claim, &[i - 1, i]));
+            }
+        }
+        let mut best = best?;
+        best.found = self.found(claim, &best.clauses);
+        Some(best)
+    }
+
+    /// Key words of `claim` (numbers aside) found in `window`.
+    fn words(&self, claim: &Claim, window: &[usize]) -> usize {
+        claim
+            .terms
+            .iter()
+            .filter(|t| window.iter().any(|&i| self.clause_tokens[i].contains(*t)))
+            .count()
+    }
+
+    /// Key words of `claim` in the clauses, their context and the headings.
+    fn found(&self, claim: &Claim, window: &[usize]) -> usize {
+        let context: Vec<usize> = window
+            .iter()
+            .flat_map(|&i| self.clauses[i].context.iter().copied())
+            .collect();
+        claim
+            .terms
+            .iter()
+            .filter(|t| {
+                window
+                    .iter()
+                    .chain(&context)
+                    .any(|&i| self.clause_tokens[i].contains(*t))
+                    || self.heading_tokens.contains(*t)
+            })
+            .count()
+    }
+
+    /// How well `window` matches `claim`: shared key words, plus the claim's quantities
+    /// found there, those of its conditions in the clause's conditions counting most.
+    fn score(&self, claim: &Claim, window: &[usize]) -> f64 {
+        let terms = claim
+            .terms
+            .iter()
+            .filter(|t| window.iter().any(|&i| self.clause_tokens[i].contains(*t)))
+            .count() as f64;
+        let mut bonus = 0.0;
+        for q in &claim.quantities {
+            let in_window: Vec<&Quantity> = window
+                .iter()
+                .flat_map(|&i| self.quantities_in(self.clauses[i].start, self.clauses[i].end))
+                .filter(|s| s.same_value(q))
+                .collect();
+            if in_window.is_empty() {
+                continue;
+            }
+            bonus += 1.0;
+            if claim.in_condition(q) {
+                let fits = in_window.iter().any(|s| {
+                    !s.direction.opposes(q.direction)
+                        && window.iter().any(|&i| {
+                            self.clauses[i]
+                                .conditions
+                                .iter()
+                                .any(|&(cs, ce)| s.start >= cs && s.end <= ce)
+                        })
+                });
+                // The claim's condition is the clause's condition: the strongest sign
+                // that this is the tier it speaks of.
+                bonus += if fits { 3.0 } else { -1.0 };
+            }
+        }
+        terms + bonus
+    }
+}
+
+impl Aligned {
+    /// The byte range the window spans in the passage.
+    pub fn span(&self, ev: &Evidence) -> (usize, usize) {
+        let first = self.clauses.first().map_or(0, |&i| ev.clauses[i].start);
+        let last = self.clauses.last().map_or(0, |&i| ev.clauses[i].end);
+        (first, last)
+    }
+
+    /// The window's text in `ev`.
+    pub fn text_in(&self, ev: &Evidence) -> String {
+        let (s, e) = self.span(ev);
+        ev.text[s..e].to_owned()
+    }
+
+    /// The window's conditions (byte ranges in the passage).
+    pub fn conditions<'e>(&self, ev: &'e Evidence) -> impl Iterator<Item = &'e (usize, usize)> {
+        let clauses = self.clauses.clone();
+        clauses
+            .into_iter()
+            .flat_map(move |i| ev.clauses[i].conditions.iter())
+    }
+
+    /// The window's first condition, as written.
+    pub fn condition_text(&self, ev: &Evidence) -> Option<String> {
+        self.clauses.iter().find_map(|&i| ev.condition_of(i))
+    }
+
+    /// The quantities inside the window.
+    pub fn quantities<'e>(&self, ev: &'e Evidence) -> Vec<&'e Quantity> {
+        let (s, e) = self.span(ev);
+        ev.quantities_in(s, e).collect()
+    }
+
+    /// The quantities of the window's context (article head, list lead), where that
+    /// context is no rule of its own: an article head that is itself the first tier
+    /// ("第九条 …已满1年不满10年的，年休假5天；") binds nothing to the next tier.
+    pub fn context_quantities<'e>(&self, ev: &'e Evidence) -> Vec<&'e Quantity> {
+        self.clauses
+            .iter()
+            .flat_map(|&i| ev.clauses[i].context.iter())
+            .filter(|c| !self.clauses.contains(c) && ev.clauses[**c].conditions.is_empty())
+            .flat_map(|&c| ev.quantities_in(ev.clauses[c].start, ev.clauses[c].end))
+            .collect()
+    }
+}

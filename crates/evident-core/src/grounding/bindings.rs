@@ -1,0 +1,234 @@
+//! Bindings: what a claim states, compared in the clause it aligns to.
+//!
+//! Once [`super::align`] has found the clause a claim speaks of, every number of the
+//! claim must be there with its unit and bound direction, the condition it belongs to
+//! must be the clause's condition, the approver the clause's, and modality and
+//! negation the clause's. Each mismatch becomes a [`Message`] that names what differs
+//! in the source's own words ("5个工作日 applies to 请假3天以上的; for 请假3天以内的 the
+//! source says 1个工作日").
+
+use super::align::{Aligned, Evidence};
+use super::claims::{Claim, negations};
+use super::{modality, qualifiers, roles};
+use crate::answer::conditions::ranges;
+use crate::message::Message;
+use crate::text::quantity::{Dimension, Quantity};
+
+/// Group and case words that limit a rule: a claim that drops one over-generalises.
+const SCOPE_WORDS: &[&str] = &[
+    "经理及以上",
+    "及以上",
+    "正式员工",
+    "全职",
+    "试用期",
+    "实习生",
+    "女职工",
+    "男职工",
+    "孕期",
+    "哺乳期",
+    "外籍",
+    "full-time",
+    "full time",
+    "part-time",
+    "part time",
+    "probation",
+    "contractor",
+    "intern",
+    "u.s.",
+    "us-based",
+    "non-exempt",
+    "new hire",
+];
+
+/// What the comparison found: mismatches that make the claim unsupported, and softer
+/// ones (a dropped condition) that make it partial at best.
+#[derive(Debug, Default)]
+pub struct Findings {
+    /// The claim contradicts or is not backed by the clause.
+    pub hard: Vec<Message>,
+    /// The claim over-generalises the clause.
+    pub soft: Vec<Message>,
+}
+
+/// Compares `claim` with the clause `aligned` of the passage `n`.
+pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Findings {
+    let mut f = Findings::default();
+    let here = aligned.text_in(ev);
+    let here_condition = aligned
+        .condition_text(ev)
+        .or_else(|| claim.condition_text())
+        .unwrap_or_default();
+    for v in &claim.references {
+        if !ev.numbers.contains(v) {
+            f.hard.push(Message::ClauseNumberMissing {
+                value: v.clone(),
+                n,
+            });
+        }
+    }
+    let window_q = aligned.quantities(ev);
+    let context_q = aligned.context_quantities(ev);
+    let in_source_condition = |s: &Quantity| {
+        aligned
+            .conditions(ev)
+            .any(|&(cs, ce)| s.start >= cs && s.end <= ce)
+    };
+    for q in &claim.quantities {
+        let written = claim.written(q);
+        let in_condition = claim.in_condition(q);
+        // A number of what the claim grants is not matched by the same number in the
+        // clause's condition ("3天以上的，提前3个工作日" is not backed by the 3天 of 3天以上).
+        let matches: Vec<&&Quantity> = window_q
+            .iter()
+            .filter(|s| s.same_value(q))
+            .filter(|s| in_condition || claim.conditions.is_empty() || !in_source_condition(s))
+            .collect();
+        if !matches.is_empty() {
+            if !matches.iter().any(|s| !q.direction.opposes(s.direction))
+                && let Some(s) = matches.first()
+            {
+                f.hard.push(Message::BoundDiffers {
+                    n,
+                    claim: claim.bound_text(q),
+                    source: ev.bound_text(s),
+                });
+            }
+            continue;
+        }
+        if context_q.iter().any(|s| s.same_value(q)) {
+            continue;
+        }
+        // What the clause says instead: a quantity of the same kind, outside the
+        // clause's conditions when the claim's number is not in its own condition.
+        let counterpart = window_q
+            .iter()
+            .filter(|s| {
+                s.dimension == q.dimension
+                    || matches!(
+                        (&s.dimension, &q.dimension),
+                        (Dimension::Count(_), Dimension::Count(_))
+                    )
+            })
+            .filter(|s| {
+                q.dimension != Dimension::Bare
+                    && q.dimension != Dimension::Date
+                    && s.dimension != Dimension::Date
+            })
+            .filter(|s| !claim.quantities.iter().any(|c| c.same_value(s)))
+            .min_by_key(|s| in_source_condition(s) != in_condition)
+            .copied();
+        let elsewhere = ev.clause_with(q, aligned);
+        match (counterpart, elsewhere) {
+            (Some(s), _) if in_condition => f.hard.push(Message::ConditionDiffers {
+                n,
+                claim: claim.condition_text().unwrap_or_else(|| written.clone()),
+                source: aligned.condition_text(ev).unwrap_or_else(|| ev.written(s)),
+            }),
+            (Some(s), Some(other)) => f.hard.push(Message::TierMismatch {
+                n,
+                value: written,
+                applies_to: ev
+                    .condition_of(other)
+                    .unwrap_or_else(|| ev.clause_text(other)),
+                condition: here_condition.clone(),
+                source_value: ev.written(s),
+            }),
+            (None, Some(_)) => f.hard.push(Message::NumberMisplaced { value: written, n }),
+            (_, None) => f.hard.push(Message::NumberMissing { value: written, n }),
+        }
+    }
+    // A condition restated wider than the source's ("满一年就有5天" for 已满1年不满10年的):
+    // the claim's bounded ranges must lie inside the clause's condition ranges.
+    if f.hard.is_empty() {
+        for &(s, e) in aligned.conditions(ev) {
+            let condition = &ev.text[s..e];
+            let source = ranges(condition, false);
+            let claimed: Vec<_> = ranges(&claim.text, false)
+                .into_iter()
+                .filter(|r| r.is_bounded() && source.iter().any(|x| x.dimension() == r.dimension()))
+                .collect();
+            if !claimed.is_empty() && !claimed.iter().any(|c| source.iter().any(|x| x.contains(c)))
+            {
+                f.hard.push(Message::ConditionDiffers {
+                    n,
+                    claim: claim
+                        .condition_text()
+                        .unwrap_or_else(|| claim.text.trim().to_owned()),
+                    source: condition.trim().to_owned(),
+                });
+                break;
+            }
+        }
+    }
+    // Negation, counted in the clause and the claim: parity, so that 未休…不影响 and
+    // 未休…会影响 differ although both hold a negation.
+    let (claim_neg, source_neg) = (claim.negations, negations(&here));
+    if claim_neg % 2 != source_neg % 2 {
+        f.hard.push(if claim_neg > source_neg {
+            Message::NegatesSource { n }
+        } else {
+            Message::SourceNegative { n }
+        });
+    }
+    if let Some((source, said)) = modality::mismatch(&claim.text, &here) {
+        let zh = claim.text.chars().any(crate::text::normalize::is_cjk);
+        f.hard.push(Message::ModalityDiffers {
+            n,
+            source: source.word(zh).to_owned(),
+            claim: said.word(zh).to_owned(),
+        });
+    }
+    for (claim_role, source_roles) in roles::mismatches(&claim.text, &here) {
+        f.hard.push(Message::RoleDiffers {
+            n,
+            claim: claim_role,
+            source: source_roles,
+        });
+    }
+    for (source_word, claim_word) in qualifiers::mismatches(claim, &here) {
+        f.hard.push(Message::QualifierMismatch {
+            n,
+            source_word,
+            claim_word,
+        });
+    }
+    // Conditions the claim drops: a tier's range it says nothing of, a group it leaves
+    // out. Only for claims whose facts hold, or the reason would pile up.
+    if f.hard.is_empty() {
+        for condition in dropped_conditions(claim, ev, aligned) {
+            f.soft.push(Message::ConditionDropped { n, condition });
+        }
+    }
+    f
+}
+
+/// The conditions of the aligned clause that the claim leaves out.
+fn dropped_conditions(claim: &Claim, ev: &Evidence, aligned: &Aligned) -> Vec<String> {
+    let lower_claim = claim.text.to_lowercase();
+    let mut out = Vec::new();
+    for &(s, e) in aligned.conditions(ev) {
+        let condition = &ev.text[s..e];
+        let lower = condition.to_lowercase();
+        let ranged: Vec<&Quantity> = ev
+            .quantities
+            .iter()
+            .filter(|q| q.start >= s && q.end <= e && q.dimension != Dimension::Date)
+            .collect();
+        let range_dropped = !ranged.is_empty()
+            && !claim.quantities.iter().any(|c| {
+                ranged
+                    .iter()
+                    .any(|r| r.dimension.comparable(&c.dimension) && c.dimension != Dimension::Bare)
+            });
+        let scope_dropped = SCOPE_WORDS
+            .iter()
+            .any(|w| lower.contains(w) && !lower_claim.contains(w));
+        // A table cell's header conditions only the value beside it.
+        let is_cell = ev.is_cell_header(s);
+        let cell_dropped = is_cell && ev.cell_value_claimed(claim, s) && !claim.mentions(condition);
+        if (!is_cell && (range_dropped || scope_dropped)) || cell_dropped {
+            out.push(condition.trim().to_owned());
+        }
+    }
+    out
+}
