@@ -177,6 +177,20 @@ pub enum Command {
         /// Questions sampled per dataset.
         #[arg(long, default_value_t = 400, value_name = "N")]
         limit: usize,
+        /// Hand-checked claim set (default: the one beside this crate,
+        /// bench/grounding-claims.jsonl).
+        #[arg(long, value_name = "FILE")]
+        claims: Option<PathBuf>,
+        /// Which half of the claim set: `tune` (odd groups), `report` (even, held out)
+        /// or `all`.
+        #[arg(long, value_enum, default_value = "report")]
+        split: crate::bench_claims::Split,
+        /// Only the hand-checked claims, not the synthetic corruptions.
+        #[arg(long)]
+        claims_only: bool,
+        /// List every claim the check got wrong, with its reasons.
+        #[arg(long)]
+        verbose: bool,
         /// Machine-readable output.
         #[arg(long)]
         json: bool,

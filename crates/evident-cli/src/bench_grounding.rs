@@ -226,7 +226,8 @@ fn run_set(
     result
 }
 
-pub fn run(eval_dir: &Path, limit: usize, json: bool) -> anyhow::Result<()> {
+/// Runs the synthetic corruptions; prints them unless `json`, and returns the reports.
+pub fn run(eval_dir: &Path, limit: usize, json: bool) -> anyhow::Result<serde_json::Value> {
     let datasets = eval_dir.join("datasets");
     let mut reports = Vec::new();
     for (language, sets, zh) in [
@@ -259,11 +260,11 @@ pub fn run(eval_dir: &Path, limit: usize, json: bool) -> anyhow::Result<()> {
             kinds: KINDS.iter().map(|k| k.to_string()).zip(tallies).collect(),
         });
     }
-    let mut out = std::io::stdout().lock();
+    let value = serde_json::to_value(&reports)?;
     if json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&reports)?)?;
-        return Ok(());
+        return Ok(value);
     }
+    let mut out = std::io::stdout().lock();
     for r in &reports {
         writeln!(
             out,
@@ -288,5 +289,5 @@ pub fn run(eval_dir: &Path, limit: usize, json: bool) -> anyhow::Result<()> {
             100.0 * r.false_flag_rate
         )?;
     }
-    Ok(())
+    Ok(value)
 }

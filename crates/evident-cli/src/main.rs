@@ -5,6 +5,7 @@
 
 mod args;
 mod bench;
+mod bench_claims;
 mod bench_grounding;
 mod bench_query;
 mod dataset;
@@ -241,10 +242,24 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::BenchGrounding {
             eval_dir,
             limit,
+            claims,
+            split,
+            claims_only,
+            verbose,
             json,
         } => {
             let dir = eval_dir.unwrap_or_else(bench::default_eval_dir);
-            bench_grounding::run(&dir, limit, json)?;
+            let claims = claims.unwrap_or_else(bench_claims::default_claims);
+            let claims = bench_claims::run(&dir, &claims, split, json, verbose)?;
+            let synthetic = if claims_only {
+                serde_json::Value::Null
+            } else {
+                bench_grounding::run(&dir, limit, json)?
+            };
+            if json {
+                let both = serde_json::json!({ "claims": claims, "synthetic": synthetic });
+                println!("{}", serde_json::to_string_pretty(&both)?);
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::BenchQuery {

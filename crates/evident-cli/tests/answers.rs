@@ -225,7 +225,24 @@ fn the_grounding_check_flags_corruptions_and_passes_faithful_sentences() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let reports: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let both: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    // The hand-checked claims, held-out half. The targets (90 % / 10 %) are not
+    // met yet; these floors hold what was measured, so that a change that loses
+    // ground fails here (see ARCHITECTURE.md, "Grounding").
+    let claims = &both["claims"];
+    assert_eq!(claims["split"], "report");
+    assert!(claims["claims"].as_u64().unwrap_or(0) >= 140, "{claims}");
+    let mistaken = claims["mistaken_flagged"].as_f64().unwrap_or(0.0);
+    let faithful = claims["faithful_flagged"].as_f64().unwrap_or(1.0);
+    assert!(
+        mistaken >= 0.72,
+        "only {mistaken} of the mistaken claims flagged"
+    );
+    assert!(
+        faithful <= 0.40,
+        "{faithful} of the faithful claims flagged"
+    );
+    let reports = &both["synthetic"];
     for r in reports.as_array().expect("per language") {
         let detection = r["detection_rate"].as_f64().unwrap_or(0.0);
         let false_flags = r["false_flag_rate"].as_f64().unwrap_or(1.0);

@@ -1,0 +1,373 @@
+//! `evident bench-grounding --claims`: the grounding check measured on hand-checked,
+//! realistic claims (`bench/grounding-claims.jsonl`).
+//!
+//! The synthetic benchmark ([`crate::bench_grounding`]) corrupts sentences with the
+//! checker's own rules, so it can only confirm them. These claims were written by hand
+//! over the shared corpus by someone who did not read the checker: faithful ones
+//! (verbatim, paraphrased, units rewritten, two clauses summarised) and the mistakes a
+//! model makes when it summarises a rule (a number from the neighbouring tier, a
+//! condition paired with another tier's consequence, the wrong approver, may for
+//! must, a negation by paraphrase, a made-up deadline, a dropped condition).
+//!
+//! Each claim is checked as a model's answer would be: the passages retrieved for the
+//! claim (top 8), the claim citing the passage that holds its source quote. Groups
+//! (claims written from one quote) are split by parity: odd groups for tuning, even
+//! groups for the report. A claim whose verdict list is empty is an error, never
+//! "flagged".
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use evident_core::grounding::{Verdict, check};
+use evident_core::import::{ImportOptions, Importer};
+use evident_core::search::{Aliases, Passage, SearchOptions, search};
+use evident_core::store::Store;
+use serde::{Deserialize, Serialize};
+
+/// One hand-checked claim.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ClaimCase {
+    id: String,
+    group: u32,
+    lang: String,
+    doc: String,
+    quote: String,
+    claim: String,
+    label: String,
+    kind: String,
+}
+
+/// The default claim set, beside this crate.
+pub fn default_claims() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("bench/grounding-claims.jsonl")
+}
+
+/// Which half of the set to score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Split {
+    /// Odd groups: the half thresholds and rules were tuned on.
+    Tune,
+    /// Even groups: the held-out half.
+    Report,
+    /// Both.
+    All,
+}
+
+impl Split {
+    fn holds(self, group: u32) -> bool {
+        match self {
+            Split::Tune => !group.is_multiple_of(2),
+            Split::Report => group.is_multiple_of(2),
+            Split::All => true,
+        }
+    }
+}
+
+#[derive(Debug, Default, Clone, Serialize)]
+struct Tally {
+    claims: usize,
+    flagged: usize,
+}
+
+impl Tally {
+    fn rate(&self) -> f64 {
+        if self.claims == 0 {
+            0.0
+        } else {
+            self.flagged as f64 / self.claims as f64
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+struct Outcome {
+    id: String,
+    kind: String,
+    label: String,
+    claim: String,
+    flagged: bool,
+    verdict: Verdict,
+    reasons: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct Report {
+    split: String,
+    claims: usize,
+    mistaken_flagged: f64,
+    faithful_flagged: f64,
+    kinds: BTreeMap<String, Tally>,
+    languages: BTreeMap<String, (Tally, Tally)>,
+    p95_ms_five_sentences_eight_passages: f64,
+    outcomes: Vec<Outcome>,
+}
+
+fn load(path: &Path) -> anyhow::Result<Vec<ClaimCase>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the claim set {}", path.display()))?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            serde_json::from_str(l)
+                .with_context(|| format!("{}: line {} is not a claim", path.display(), i + 1))
+        })
+        .collect()
+}
+
+/// Whitespace-free form, for finding a quote in a passage however lines were joined.
+fn squash(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// The passages a model would have been given for `claim`, with the one holding the
+/// quote among them: `(passages, n of the quote's passage)`.
+fn passages_for(
+    store: &Store,
+    case: &ClaimCase,
+    aliases: &Aliases,
+) -> anyhow::Result<Option<(Vec<Passage>, usize)>> {
+    let options = SearchOptions {
+        k: 8,
+        floor: 0.0,
+        ..SearchOptions::default()
+    };
+    let quote = squash(&case.quote);
+    let holds =
+        |p: &Passage| squash(&p.text).contains(&quote) && p.doc_path.ends_with(doc_name(&case.doc));
+    let mut passages = search(store, &case.claim, aliases, &options)?.passages;
+    if !passages.iter().any(holds) {
+        let by_quote = search(store, &case.quote, aliases, &options)?.passages;
+        let Some(source) = by_quote.into_iter().find(|p| holds(p)) else {
+            return Ok(None);
+        };
+        if passages.len() >= 8 {
+            passages.pop();
+        }
+        passages.push(source);
+    }
+    for (i, p) in passages.iter_mut().enumerate() {
+        p.n = i + 1;
+    }
+    let n = passages.iter().find(|p| holds(p)).map(|p| p.n);
+    Ok(n.map(|n| (passages, n)))
+}
+
+fn doc_name(doc: &str) -> &str {
+    doc.rsplit('/').next().unwrap_or(doc)
+}
+
+/// Imports the documents the claims are about into `db`.
+fn index(db: &Path, eval_dir: &Path, cases: &[ClaimCase]) -> anyhow::Result<Store> {
+    let mut store = Store::open(db)?;
+    let corpus = eval_dir.join("corpus");
+    let samples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples");
+    let mut files: Vec<PathBuf> = cases
+        .iter()
+        .map(|c| match c.doc.strip_prefix("samples/") {
+            Some(name) => samples.join(name),
+            None => corpus.join(&c.doc),
+        })
+        .collect();
+    files.sort();
+    files.dedup();
+    // The rest of each folder too: the passages retrieved must compete with the
+    // neighbouring documents, as they would in a real library.
+    for folder in ["zh-laws", "handbook-sourcegraph", "handbook-18f"] {
+        for entry in std::fs::read_dir(corpus.join(folder))
+            .with_context(|| format!("cannot read {}", corpus.join(folder).display()))?
+        {
+            let path = entry?.path();
+            if path.extension().is_some_and(|e| e == "md")
+                && path.file_name().is_some_and(|n| n != "SOURCE.md")
+            {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files.dedup();
+    Importer::new(ImportOptions::sandboxed()?).run(&mut store, &files, &mut |_| {})?;
+    Ok(store)
+}
+
+/// Runs the claim set; prints per-kind rates and the check's latency unless `json`,
+/// and returns the report.
+pub fn run(
+    eval_dir: &Path,
+    claims: &Path,
+    split: Split,
+    json: bool,
+    verbose: bool,
+) -> anyhow::Result<serde_json::Value> {
+    let cases: Vec<ClaimCase> = load(claims)?
+        .into_iter()
+        .filter(|c| split.holds(c.group))
+        .collect();
+    if cases.is_empty() {
+        bail!("{}: no claims in this split", claims.display());
+    }
+    let tmp = std::env::temp_dir().join(format!("evident-bench-claims-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp)?;
+    let result = (|| -> anyhow::Result<Report> {
+        let store = index(&tmp.join("index.sqlite3"), eval_dir, &cases)?;
+        let aliases = Aliases::default();
+        let mut outcomes = Vec::new();
+        let mut kinds: BTreeMap<String, Tally> = BTreeMap::new();
+        let mut languages: BTreeMap<String, (Tally, Tally)> = BTreeMap::new();
+        let mut timing_sets: Vec<(String, Vec<Passage>)> = Vec::new();
+        for case in &cases {
+            let Some((passages, n)) = passages_for(&store, case, &aliases)? else {
+                bail!(
+                    "{}: the quote of {} is in no passage of {}",
+                    claims.display(),
+                    case.id,
+                    case.doc
+                );
+            };
+            let answer = format!("{}[{n}]", case.claim.trim());
+            let verdicts = check(&answer, &passages);
+            if verdicts.is_empty() {
+                bail!(
+                    "{}: the check returned no verdict for {}",
+                    claims.display(),
+                    case.id
+                );
+            }
+            let flagged = verdicts.iter().any(|v| v.verdict != Verdict::Supported);
+            let worst = verdicts
+                .iter()
+                .map(|v| v.verdict)
+                .min_by_key(|v| match v {
+                    Verdict::Unsupported => 0,
+                    Verdict::PartiallySupported => 1,
+                    Verdict::Supported => 2,
+                })
+                .unwrap_or(Verdict::Unsupported);
+            let t = kinds.entry(case.kind.clone()).or_default();
+            t.claims += 1;
+            t.flagged += usize::from(flagged);
+            let l = languages.entry(case.lang.clone()).or_default();
+            let side = if case.label == "faithful" {
+                &mut l.1
+            } else {
+                &mut l.0
+            };
+            side.claims += 1;
+            side.flagged += usize::from(flagged);
+            outcomes.push(Outcome {
+                id: case.id.clone(),
+                kind: case.kind.clone(),
+                label: case.label.clone(),
+                claim: case.claim.clone(),
+                flagged,
+                verdict: worst,
+                reasons: verdicts.iter().flat_map(|v| v.reasons.clone()).collect(),
+            });
+            timing_sets.push((answer, passages));
+        }
+        let rate = |label: &str| {
+            let (mut c, mut f) = (0, 0);
+            for o in outcomes.iter().filter(|o| o.label == label) {
+                c += 1;
+                f += usize::from(o.flagged);
+            }
+            Tally {
+                claims: c,
+                flagged: f,
+            }
+            .rate()
+        };
+        Ok(Report {
+            split: format!("{split:?}").to_lowercase(),
+            claims: outcomes.len(),
+            mistaken_flagged: rate("mistaken"),
+            faithful_flagged: rate("faithful"),
+            kinds,
+            languages,
+            p95_ms_five_sentences_eight_passages: p95_ms(&timing_sets),
+            outcomes,
+        })
+    })();
+    let _ = std::fs::remove_dir_all(&tmp);
+    let report = result?;
+    let value = serde_json::to_value(&report)?;
+    if json {
+        return Ok(value);
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "Hand-checked claims ({} split, {} claims, {})",
+        report.split,
+        report.claims,
+        claims.display()
+    )?;
+    for (kind, t) in &report.kinds {
+        writeln!(
+            out,
+            "  {kind:<22} {:>4} claims, {:>4} flagged ({:.1}%)",
+            t.claims,
+            t.flagged,
+            100.0 * t.rate()
+        )?;
+    }
+    for (lang, (mistaken, faithful)) in &report.languages {
+        writeln!(
+            out,
+            "  {lang}: mistaken flagged {:.1}% of {}, faithful flagged {:.1}% of {}",
+            100.0 * mistaken.rate(),
+            mistaken.claims,
+            100.0 * faithful.rate(),
+            faithful.claims
+        )?;
+    }
+    writeln!(
+        out,
+        "  mistaken flagged {:.1}%, faithful flagged {:.1}%; check p95 {:.2} ms (5 sentences, 8 passages)",
+        100.0 * report.mistaken_flagged,
+        100.0 * report.faithful_flagged,
+        report.p95_ms_five_sentences_eight_passages
+    )?;
+    if verbose {
+        for o in report
+            .outcomes
+            .iter()
+            .filter(|o| o.flagged != (o.label == "mistaken"))
+        {
+            writeln!(out, "  MISS {} [{}] {}", o.id, o.kind, o.claim)?;
+            for r in &o.reasons {
+                writeln!(out, "       - {r}")?;
+            }
+        }
+    }
+    Ok(value)
+}
+
+/// The 95th percentile, in milliseconds, of checking five claims at once against
+/// eight passages (each claim's own retrieved set).
+fn p95_ms(sets: &[(String, Vec<Passage>)]) -> f64 {
+    let mut times: Vec<f64> = Vec::new();
+    for (i, window) in sets.windows(5).enumerate().step_by(1) {
+        let answer: String = window
+            .iter()
+            .map(|(a, _)| a.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        // The passages of the first claim, renumbered citations pointing into them.
+        let passages = &sets[i].1;
+        let start = Instant::now();
+        let v = check(&answer, passages);
+        times.push(start.elapsed().as_secs_f64() * 1000.0);
+        std::hint::black_box(v);
+    }
+    times.sort_by(f64::total_cmp);
+    times
+        .get(((times.len() as f64) * 0.95) as usize)
+        .or(times.last())
+        .copied()
+        .unwrap_or(0.0)
+}
