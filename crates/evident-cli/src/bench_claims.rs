@@ -91,6 +91,10 @@ struct Outcome {
     flagged: bool,
     verdict: Verdict,
     reasons: Vec<String>,
+    /// The span the check compared the claim with.
+    compared: Option<String>,
+    /// The hand-checked source quote.
+    quote: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -266,6 +270,10 @@ pub fn run(
                 flagged,
                 verdict: worst,
                 reasons: verdicts.iter().flat_map(|v| v.reasons.clone()).collect(),
+                compared: verdicts
+                    .iter()
+                    .find_map(|v| v.support.as_ref().map(|s| s.span.text.clone())),
+                quote: case.quote.clone(),
             });
             timing_sets.push((answer, passages));
         }
@@ -341,6 +349,17 @@ pub fn run(
             writeln!(out, "  MISS {} [{}] {}", o.id, o.kind, o.claim)?;
             for r in &o.reasons {
                 writeln!(out, "       - {r}")?;
+            }
+            writeln!(out, "       quote:    {}", o.quote)?;
+            if let Some(c) = &o.compared {
+                writeln!(out, "       compared: {c}")?;
+                let there = evident_core::grounding::claims::token_set(c);
+                let missing: Vec<String> = evident_core::grounding::claims::Claim::of(&o.claim)
+                    .terms
+                    .into_iter()
+                    .filter(|t| !there.contains(t))
+                    .collect();
+                writeln!(out, "       words not in it: {}", missing.join(" "))?;
             }
         }
     }

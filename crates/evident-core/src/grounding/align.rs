@@ -8,11 +8,16 @@
 //! ([`super::bindings`]), and that clause is the span the user is shown.
 
 use std::collections::HashSet;
+use std::sync::LazyLock;
 
 use super::claims::{Claim, token_set};
 use super::clauses::{Clause, clauses};
-use crate::search::Passage;
+use crate::search::{Aliases, Passage};
 use crate::text::quantity::{Quantity, bound_span, quantities};
+
+/// Synonyms a faithful summary may use: search's built-in list and the check's own.
+static SYNONYMS: LazyLock<Aliases> =
+    LazyLock::new(|| Aliases::builtin_with(include_str!("paraphrases.txt")));
 
 /// What a passage offers as evidence, segmented once per check.
 pub struct Evidence {
@@ -155,7 +160,7 @@ impl Evidence {
         // A pair only for a claim that summarises two clauses: the second must add
         // several key words (not numbers: a number of the neighbouring tier is the
         // mistake this check exists to catch) that the first lacks.
-        let gain = 2usize.max(claim.terms.len().div_ceil(4));
+        let gain = 2usize.max(claim.terms.len().div_ceil(6));
         for i in 1..self.clauses.len() {
             let (a, b) = (self.words(claim, &[i - 1]), self.words(claim, &[i]));
             let both = self.words(claim, &[i - 1, i]);
@@ -186,7 +191,10 @@ impl Evidence {
                 && holds_all(&[i - 1, i])
                 && own(i - 1, i)
                 && own(i, i - 1);
-            if (both >= a.max(b) + gain && a.min(b) >= 2) || summary {
+            // With numbers, a pair only when each clause holds a number of the claim the
+            // other lacks: two facts from two clauses, not one clause's number borrowed.
+            let numbers_fit = claim.quantities.is_empty() || (own(i - 1, i) && own(i, i - 1));
+            if (numbers_fit && both >= a.max(b) + gain && a.min(b) >= 2) || summary {
                 consider(vec![i - 1, i], self.score(claim, &[i - 1, i]));
             }
         }
@@ -204,21 +212,33 @@ impl Evidence {
             .count()
     }
 
-    /// Key words of `claim` in the clauses, their context and the headings.
+    /// Key words of `claim` in the clauses, their context and the headings; a word
+    /// counts as found when a synonym of it is there (员工 for 劳动者, let know for
+    /// inform: the built-in synonyms and the check's own paraphrase list).
     fn found(&self, claim: &Claim, window: &[usize]) -> usize {
         let context: Vec<usize> = window
             .iter()
             .flat_map(|&i| self.clauses[i].context.iter().copied())
             .collect();
+        let here = |t: &str| {
+            window
+                .iter()
+                .chain(&context)
+                .any(|&i| self.clause_tokens[i].contains(t))
+                || self.heading_tokens.contains(t)
+        };
+        let synonyms = SYNONYMS.matches(&claim.tokens);
         claim
             .terms
             .iter()
             .filter(|t| {
-                window
-                    .iter()
-                    .chain(&context)
-                    .any(|&i| self.clause_tokens[i].contains(*t))
-                    || self.heading_tokens.contains(*t)
+                here(t.as_str())
+                    || synonyms.iter().any(|(start, len, group)| {
+                        claim.tokens[*start..start + len].contains(t)
+                            && group
+                                .iter()
+                                .any(|p| p.tokens.iter().all(|pt| here(pt.as_str())))
+                    })
             })
             .count()
     }
@@ -241,7 +261,7 @@ impl Evidence {
             if in_window.is_empty() {
                 continue;
             }
-            bonus += 1.0;
+            bonus += 2.0;
             if claim.in_condition(q) {
                 let fits = in_window.iter().any(|s| {
                     !s.direction.opposes(q.direction)
@@ -254,7 +274,7 @@ impl Evidence {
                 });
                 // The claim's condition is the clause's condition: the strongest sign
                 // that this is the tier it speaks of.
-                bonus += if fits { 3.0 } else { -1.0 };
+                bonus += if fits { 2.0 } else { -2.0 };
             }
         }
         terms + bonus

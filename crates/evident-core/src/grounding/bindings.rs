@@ -8,7 +8,7 @@
 //! source says 1个工作日").
 
 use super::align::{Aligned, Evidence};
-use super::claims::{Claim, negations};
+use super::claims::{Claim, negated, negations};
 use super::{modality, qualifiers, roles};
 use crate::answer::conditions::ranges;
 use crate::message::Message;
@@ -73,25 +73,31 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
             .conditions(ev)
             .any(|&(cs, ce)| s.start >= cs && s.end <= ce)
     };
-    for q in &claim.quantities {
+    // Each number of the clause backs one number of the claim, the claim's conditions
+    // first: "3天以上的，提前3个工作日" is not backed twice by the 3天 of 3天以上.
+    let mut order: Vec<&Quantity> = claim.quantities.iter().collect();
+    order.sort_by_key(|q| !claim.in_condition(q));
+    let mut used: Vec<usize> = Vec::new();
+    for q in order {
         let written = claim.written(q);
         let in_condition = claim.in_condition(q);
-        // A number of what the claim grants is not matched by the same number in the
-        // clause's condition ("3天以上的，提前3个工作日" is not backed by the 3天 of 3天以上).
-        let matches: Vec<&&Quantity> = window_q
-            .iter()
-            .filter(|s| s.same_value(q))
-            .filter(|s| in_condition || claim.conditions.is_empty() || !in_source_condition(s))
+        let matches: Vec<usize> = (0..window_q.len())
+            .filter(|&i| !used.contains(&i) && window_q[i].same_value(q))
             .collect();
         if !matches.is_empty() {
-            if !matches.iter().any(|s| !q.direction.opposes(s.direction))
-                && let Some(s) = matches.first()
+            match matches
+                .iter()
+                .find(|&&i| !q.direction.opposes(window_q[i].direction))
             {
-                f.hard.push(Message::BoundDiffers {
-                    n,
-                    claim: claim.bound_text(q),
-                    source: ev.bound_text(s),
-                });
+                Some(&i) => used.push(i),
+                None => {
+                    used.push(matches[0]);
+                    f.hard.push(Message::BoundDiffers {
+                        n,
+                        claim: claim.bound_text(q),
+                        source: ev.bound_text(window_q[matches[0]]),
+                    });
+                }
             }
             continue;
         }
@@ -139,12 +145,13 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
     }
     // A condition restated wider than the source's ("满一年就有5天" for 已满1年不满10年的):
     // the claim's bounded ranges must lie inside the clause's condition ranges.
-    if f.hard.is_empty() {
+    if f.hard.is_empty() && aligned.conditions(ev).next().is_some() {
+        let claim_ranges = ranges(&claim.text, false);
         for &(s, e) in aligned.conditions(ev) {
             let condition = &ev.text[s..e];
             let source = ranges(condition, false);
-            let claimed: Vec<_> = ranges(&claim.text, false)
-                .into_iter()
+            let claimed: Vec<_> = claim_ranges
+                .iter()
                 .filter(|r| r.is_bounded() && source.iter().any(|x| x.dimension() == r.dimension()))
                 .collect();
             if !claimed.is_empty() && !claimed.iter().any(|c| source.iter().any(|x| x.contains(c)))
@@ -162,8 +169,15 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
     }
     // Negation, counted in the clause and the claim: parity, so that 未休…不影响 and
     // 未休…会影响 differ although both hold a negation.
-    let (claim_neg, source_neg) = (claim.negations, negations(&here));
-    if claim_neg % 2 != source_neg % 2 {
+    // The clause's condition counts only when the claim states one too ("If not,
+    // please get approval" is not denied by a claim that leaves the "if" out).
+    let judged_source = if claim.conditions.is_empty() {
+        without_conditions(ev, aligned)
+    } else {
+        here.clone()
+    };
+    let (claim_neg, source_neg) = (claim.negations, negations(&judged_source));
+    if claim_neg % 2 != source_neg % 2 && negated(&claim.text) != negated(&judged_source) {
         f.hard.push(if claim_neg > source_neg {
             Message::NegatesSource { n }
         } else {
@@ -192,6 +206,28 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
             claim_word,
         });
     }
+    // A rule the source restricts ("only applies to annual leave", 限于高级管理人员)
+    // stated for more: the claim names something the clause does not.
+    if f.hard.is_empty() {
+        let lower = here.to_lowercase();
+        if let Some(word) = ONLY.iter().find(|w| {
+            lower.match_indices(**w).any(|(at, _)| {
+                w.chars().any(crate::text::normalize::is_cjk)
+                    || !lower[..at].ends_with(|c: char| c.is_ascii_alphabetic())
+                        && !lower[at + w.len()..].starts_with(|c: char| c.is_ascii_alphabetic())
+            })
+        }) && aligned.found < claim.terms.len()
+        {
+            let at = lower.find(word).unwrap_or(0);
+            let restriction: String = here[at.min(here.len())..].chars().take(24).collect();
+            if here.is_char_boundary(at) {
+                f.soft.push(Message::ConditionDropped {
+                    n,
+                    condition: restriction.trim().to_owned(),
+                });
+            }
+        }
+    }
     // Conditions the claim drops: a tier's range it says nothing of, a group it leaves
     // out. Only for claims whose facts hold, or the reason would pile up.
     if f.hard.is_empty() {
@@ -201,6 +237,27 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
     }
     f
 }
+
+/// The aligned window's text with its conditions blanked out.
+fn without_conditions(ev: &Evidence, aligned: &Aligned) -> String {
+    let (start, end) = aligned.span(ev);
+    let mut out = String::new();
+    let mut at = start;
+    let mut conditions: Vec<(usize, usize)> = aligned.conditions(ev).copied().collect();
+    conditions.sort_unstable();
+    for (s, e) in conditions {
+        if s >= at && e <= end {
+            out.push_str(&ev.text[at..s]);
+            out.push(' ');
+            at = e;
+        }
+    }
+    out.push_str(&ev.text[at..end]);
+    out
+}
+
+/// Words that restrict a rule to what follows them.
+const ONLY: &[&str] = &["only", "仅限", "仅", "只有", "只", "限于", "exclusively"];
 
 /// The conditions of the aligned clause that the claim leaves out.
 fn dropped_conditions(claim: &Claim, ev: &Evidence, aligned: &Aligned) -> Vec<String> {
@@ -223,6 +280,7 @@ fn dropped_conditions(claim: &Claim, ev: &Evidence, aligned: &Aligned) -> Vec<St
         let scope_dropped = SCOPE_WORDS
             .iter()
             .any(|w| lower.contains(w) && !lower_claim.contains(w));
+
         // A table cell's header conditions only the value beside it.
         let is_cell = ev.is_cell_header(s);
         let cell_dropped = is_cell && ev.cell_value_claimed(claim, s) && !claim.mentions(condition);

@@ -30,6 +30,7 @@ const NEGATIONS_ZH: &[&str] = &[
     "无须",
     "无需",
     "没有",
+    "没",
     "禁止",
     "严禁",
     "不",
@@ -52,6 +53,10 @@ const NOT_NEGATIONS_ZH: &[&str] = &[
     "毫无疑问",
     "非法",
     "无效",
+    "没收",
+    "淹没",
+    "埋没",
+    "出没",
 ];
 const NEGATIONS_EN: &[&str] = &[
     "not",
@@ -134,6 +139,8 @@ pub struct Claim {
     pub quantities: Vec<Quantity>,
     /// Byte ranges of its conditions ("请假3天以内的", "if you are sick …").
     pub conditions: Vec<(usize, usize)>,
+    /// Its words in order, index form (for matching synonym phrases).
+    pub tokens: Vec<String>,
 }
 
 impl Claim {
@@ -141,9 +148,11 @@ impl Claim {
     pub fn of(sentence: &str) -> Self {
         let mut seen = HashSet::new();
         // Numbers are compared as quantities (by value, unit and bound), not as words.
-        let terms = query_terms(&expand_contractions(sentence))
-            .into_iter()
-            .filter(|t| !is_stop_word(t) && !is_number_word(t) && seen.insert(t.clone()))
+        let tokens = query_terms(&expand_contractions(sentence));
+        let terms = tokens
+            .iter()
+            .filter(|t| !is_stop_word(t) && !is_number_word(t) && seen.insert((*t).clone()))
+            .cloned()
             .collect();
         let (mut numbers, mut references) = (Vec::new(), Vec::new());
         for m in numbers_in(sentence) {
@@ -176,6 +185,7 @@ impl Claim {
             negations: negations(sentence),
             quantities,
             conditions,
+            tokens,
         }
     }
 
@@ -225,16 +235,40 @@ impl Claim {
 fn denial_form(text: &str) -> String {
     let mut folded = text.to_lowercase().replace(['’', '‘', '`'], "'");
     for w in NOT_DENIALS {
-        if folded.contains(w) {
-            folded = folded.replace(w, &"_".repeat(w.chars().count()));
+        if !folded.contains(w) {
+            continue;
         }
+        if !w.is_ascii() {
+            folded = folded.replace(w, &"_".repeat(w.chars().count()));
+            continue;
+        }
+        // "no more than 20 days" bounds; "do not exceed the budget" denies.
+        let mut out = String::with_capacity(folded.len());
+        let mut rest = folded.as_str();
+        while let Some(at) = rest.find(w) {
+            let after = rest[at + w.len()..].trim_start();
+            let after = after.strip_prefix('$').unwrap_or(after);
+            let bounds_a_number = after.split_whitespace().take(3).any(|t| {
+                t.starts_with(|c: char| c.is_ascii_digit())
+                    || NUMBER_WORDS_EN.iter().any(|n| t.starts_with(n))
+            });
+            out.push_str(&rest[..at]);
+            if bounds_a_number {
+                out.push_str(&"_".repeat(w.len()));
+            } else {
+                out.push_str(w);
+            }
+            rest = &rest[at + w.len()..];
+        }
+        out.push_str(rest);
+        folded = out;
     }
     folded
 }
 
 /// "don’t" as "do not", for words only: a contraction is not a key word of its own.
 fn expand_contractions(text: &str) -> String {
-    let t = text.replace(['’', '‘'], "'");
+    let t = drop_clitics(&text.replace(['’', '‘'], "'"));
     if !t.contains("n't") && !t.contains("N'T") {
         return t;
     }
@@ -245,8 +279,150 @@ fn expand_contractions(text: &str) -> String {
         .replace("n't", " not")
 }
 
+/// "you've", "they'll", "it's": the pronoun alone, for words only.
+fn drop_clitics(text: &str) -> String {
+    let mut t = text.to_owned();
+    for c in ["'ve", "'ll", "'re", "'d", "'s", "'m"] {
+        t = t.replace(c, "");
+    }
+    t
+}
+
+/// English number and money words, in index form: compared as quantities.
+const NUMBER_WORDS_EN: &[&str] = &[
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelv",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenti",
+    "thirti",
+    "forti",
+    "fifti",
+    "sixti",
+    "seventi",
+    "eighti",
+    "nineti",
+    "hundr",
+    "thousand",
+    "twice",
+    "dollar",
+    "cent",
+    "percent",
+];
+
+/// Words compared by their own checks, not as key words: bounds (at least, 最多, 以上:
+/// [`crate::text::quantity`]), modality (must, 可以: [`super::modality`]) and negation.
+/// A faithful "至少" for "不少于" must not cost a key word.
+const CHECKED_ELSEWHERE: &[&str] = &[
+    "least",
+    "most",
+    "minimum",
+    "maximum",
+    "up",
+    "within",
+    "over",
+    "under",
+    "more",
+    "less",
+    "fewer",
+    "exceed",
+    "must",
+    "may",
+    "can",
+    "shall",
+    "should",
+    "need",
+    "requir",
+    "allow",
+    "至少",
+    "最少",
+    "最多",
+    "最长",
+    "最高",
+    "最低",
+    "最",
+    "多",
+    "少",
+    "超过",
+    "不超过",
+    "以上",
+    "以下",
+    "以内",
+    "之内",
+    "不满",
+    "不足",
+    "满",
+    "低于",
+    "高于",
+    "少于",
+    "多于",
+    "不少于",
+    "不低于",
+    "不得",
+    "不能",
+    "不可",
+    "可以",
+    "可",
+    "应当",
+    "应该",
+    "应",
+    "须",
+    "必须",
+    "需要",
+    "需",
+    "要",
+    "就要",
+    "无需",
+    "无须",
+    "不必",
+    "不",
+    "未",
+    "没",
+    "没有",
+    "无",
+    // Words about the source rather than what it states ("According to the policy, …",
+    // "根据规定，…").
+    "accord",
+    "polici",
+    "handbook",
+    "document",
+    "guidelin",
+    "根据",
+    "依据",
+    "按照",
+    "依照",
+    "规定",
+    "制度",
+    "文件",
+];
+
 /// Whether an index token is a number or a number with its counter (5, 三天, 五个).
 fn is_number_word(t: &str) -> bool {
+    if CHECKED_ELSEWHERE.contains(&t) {
+        return true;
+    }
+    if NUMBER_WORDS_EN.contains(&t)
+        || t.contains('-')
+            && t.split('-')
+                .all(|p| NUMBER_WORDS_EN.iter().any(|w| p.starts_with(w)))
+    {
+        return true;
+    }
     let numbers = numbers_in(t);
     numbers.first().is_some_and(|m| m.start == 0) && t[numbers[0].end..].chars().count() <= 1
 }
@@ -279,6 +455,56 @@ pub fn negations(text: &str) -> usize {
         }
     }
     count
+}
+
+/// What each negation in `text` denies: the two characters (or the word) after it.
+/// Two texts that deny the same things agree even when one repeats a denial
+/// ("应休未休…未休年休假" says 未休 twice).
+pub fn negated(text: &str) -> std::collections::BTreeSet<String> {
+    let lower = denial_form(text);
+    let mut masked = lower.clone();
+    for w in NOT_NEGATIONS_ZH {
+        masked = masked.replace(w, &"_".repeat(w.chars().count()));
+    }
+    let chars: Vec<char> = masked.chars().collect();
+    let mut out = std::collections::BTreeSet::new();
+    let mut i = 0;
+    'outer: while i < chars.len() {
+        for w in NEGATIONS_ZH.iter().chain(LEXICAL_NEGATIONS_ZH) {
+            let wc: Vec<char> = w.chars().collect();
+            if chars[i..].starts_with(&wc) {
+                let target: String = chars[i + wc.len()..]
+                    .iter()
+                    .take_while(|c| crate::text::normalize::is_cjk(**c))
+                    .take(2)
+                    .collect();
+                out.insert(target);
+                i += wc.len();
+                continue 'outer;
+            }
+        }
+        i += 1;
+    }
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_ascii_alphabetic() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .collect();
+    for (j, word) in words.iter().enumerate() {
+        if NEGATIONS_EN.contains(word) || word.ends_with("n't") {
+            let next = words[j + 1..]
+                .iter()
+                .find(|w| {
+                    !matches!(
+                        **w,
+                        "be" | "been" | "to" | "a" | "an" | "the" | "need" | "have"
+                    )
+                })
+                .copied()
+                .unwrap_or("");
+            out.insert(next.to_owned());
+        }
+    }
+    out
 }
 
 /// Negated bounds that state a condition rather than deny something: 不满10年 is

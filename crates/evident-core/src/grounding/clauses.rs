@@ -127,10 +127,40 @@ fn lead_split(unit: &str) -> Option<usize> {
     })?;
     let end = at + c.len_utf8();
     let rest = unit[end..].trim();
-    // A table cell ("城市级别: 一线城市") or a label ("Note: …") is no lead.
     let before = unit[..at].trim();
-    let reads_as_lead = before.chars().count() >= 6 && rest.chars().count() >= 6;
+    // A lead announces what follows ("…如下：", "the following:") or heads a rule with
+    // conditions of its own ("…提前提交申请：请假3天以内的，…"). A short label ("Between 3
+    // and 15 years: 6 hours", "城市级别: 一线城市") is the condition of its line instead.
+    let announces = ["如下", "以下", "下列", "following", "as follows", "below"]
+        .iter()
+        .any(|w| before.to_lowercase().ends_with(w));
+    let ruled =
+        CONDITION_ZH.is_match(rest) || IF_EN.iter().any(|w| rest.to_lowercase().starts_with(w));
+    let reads_as_lead =
+        before.chars().count() >= 6 && rest.chars().count() >= 6 && (announces || ruled);
     reads_as_lead.then_some(end)
+}
+
+/// A short label before a colon that conditions the rest of its line: "Between 3 and
+/// 15 years: 6 hours per pay period".
+fn label_condition(clause: &str) -> Option<usize> {
+    let (at, _) = clause.char_indices().find(|&(i, c)| {
+        (c == '：' || c == ':')
+            && !clause[i + c.len_utf8()..].starts_with("//")
+            && !clause[..i].ends_with(|d: char| d.is_ascii_digit())
+    })?;
+    let before = clause[..at].trim();
+    let n = before.chars().count();
+    // A label states a range or a group ("Between 3 and 15 years", "Less than 3 years"),
+    // not an instruction ("请假要通过人事系统提前申请：…").
+    let states_a_range = !crate::text::numbers::numbers_in(before).is_empty();
+    (states_a_range
+        && (2..=40).contains(&n)
+        && !clause[at..]
+            .trim_start_matches([':', '：'])
+            .trim()
+            .is_empty())
+    .then_some(at)
 }
 
 /// Table rows as written by the extractor ("城市级别: 一线城市; 经理及以上: 每晚600元;
@@ -178,6 +208,10 @@ fn conditions(text: &str, s: usize, e: usize) -> Vec<(usize, usize)> {
             }
             at += cell.len() + 1;
         }
+        return out;
+    }
+    if let Some(at) = label_condition(clause) {
+        out.push((s, s + at));
         return out;
     }
     // Chinese: "…的，" (and "…时，", "…的员工，"), the part before the comma.

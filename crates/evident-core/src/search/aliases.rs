@@ -57,6 +57,13 @@ impl Aliases {
         Self::parse(BUILTIN).0
     }
 
+    /// The built-in synonyms with `extra` lines in the same format added.
+    pub fn builtin_with(extra: &str) -> Self {
+        let mut all = Self::builtin();
+        all.groups.extend(Self::parse(extra).0.groups);
+        all
+    }
+
     /// The built-in synonyms plus the user's table at `path` (missing file: none).
     pub fn load_with_builtin(path: &Path) -> Result<(Self, Vec<AliasWarning>)> {
         let (user, warnings) = Self::load(path)?;

@@ -104,6 +104,7 @@ const UNITS: &[(&str, Unit, f64)] = &[
     ("工作日", Unit::Days, 1.0),
     ("个星期", Unit::Days, 7.0),
     ("个小时", Unit::Hours, 1.0),
+    ("个半月", Unit::Months, 1.0),
     ("个月", Unit::Months, 1.0),
     ("个季度", Unit::Months, 3.0),
     ("周年", Unit::Months, 12.0),
@@ -146,6 +147,7 @@ const UNITS: &[(&str, Unit, f64)] = &[
     ("岁", Unit::Months, 12.0),
     ("倍", Unit::Ratio, 1.0),
     ("%", Unit::Ratio, 0.01),
+    ("％", Unit::Ratio, 0.01),
     ("‰", Unit::Ratio, 0.001),
     ("元", Unit::Cny, 1.0),
     ("圆", Unit::Cny, 1.0),
@@ -426,6 +428,13 @@ fn quantity(text: &str, start: usize, end: usize, value: f64) -> Quantity {
         }) {
             value *= factor;
             unit_end = end + gap + u.len();
+            // 一年半, 两个半月: half a unit more.
+            if text[unit_end..].starts_with('半') {
+                value += factor / 2.0;
+                unit_end += '半'.len_utf8();
+            } else if after.starts_with("个半") {
+                value += factor / 2.0;
+            }
             dimension = match unit {
                 Unit::Days => Dimension::Days,
                 Unit::Months => Dimension::Months,
@@ -568,6 +577,9 @@ mod tests {
         assert!(same("20,000元", "贰万元"));
         assert!(same("2万元", "两万元"));
         assert!(same("eight weeks", "56 days"));
+        assert!(same("一年半", "十八个月"));
+        assert!(same("两个半月", "2.5 months"));
+        assert!(same("２０％", "20%"));
         assert!(!same("三倍", "30%"));
         assert!(!same("5天", "5个月"));
     }
