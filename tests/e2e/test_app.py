@@ -304,10 +304,12 @@ def main() -> int:
               "a question about nothing in the documents shows not found")
         shot(driver, "06b-not-found")
 
-        # Check a text with a wrong number.
-        wrong = "单笔报销超过50,000元的，须经分管副总经理审批。"
+        # Check a text with a number from the wrong tier of a rule (3天以内 → 1个工作日;
+        # 5个工作日 belongs to 3天以上): the reason names both.
+        wrong = "员工请假3天以内的，提前5个工作日申请。"
         flagged, reasons = check_flagged(driver, wrong)
-        check("50000" in reasons, "the wrong number is named in the reason")
+        check("5个工作日 applies to 请假3天以上的" in reasons and "1个工作日" in reasons,
+              f"the reason says which tier the number belongs to ({reasons!r})")
         color = driver.execute_script("return getComputedStyle(arguments[0]).color", flagged)
         check(color.startswith("rgb(164, 14, 38)") or color.startswith("rgb(255, 129, 130)"), f"the flagged sentence is red ({color})")
         driver.execute_script("arguments[0].focus()", flagged)
@@ -318,7 +320,8 @@ def main() -> int:
         driver.execute_script("localStorage.setItem('evident.lang', 'zh-CN')")
         reload_ready(driver)
         flagged, reasons = check_flagged(driver, wrong)
-        check("50000" in reasons and "中没有" in reasons, f"the zh-CN window gives the reason in Chinese ({reasons!r})")
+        check("适用于“请假3天以上的”" in reasons and "1个工作日" in reasons,
+              f"the zh-CN window gives the reason in Chinese ({reasons!r})")
         driver.execute_script("arguments[0].focus()", flagged)
         shot(driver, "07b-check-flagged-zh")
         driver.execute_script(

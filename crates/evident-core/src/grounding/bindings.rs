@@ -209,7 +209,9 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
     // A rule the source restricts ("only applies to annual leave", 限于高级管理人员)
     // stated for more: the claim names something the clause does not.
     if f.hard.is_empty() {
-        let lower = here.to_lowercase();
+        // ASCII lower-casing keeps byte offsets, so positions in it are positions in
+        // the clause.
+        let lower = here.to_ascii_lowercase();
         if let Some(word) = ONLY.iter().find(|w| {
             lower.match_indices(**w).any(|(at, _)| {
                 w.chars().any(crate::text::normalize::is_cjk)
@@ -219,13 +221,16 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
         }) && aligned.found < claim.terms.len()
         {
             let at = lower.find(word).unwrap_or(0);
-            let restriction: String = here[at.min(here.len())..].chars().take(24).collect();
-            if here.is_char_boundary(at) {
-                f.soft.push(Message::ConditionDropped {
-                    n,
-                    condition: restriction.trim().to_owned(),
-                });
-            }
+            let restriction: String = here
+                .get(at..)
+                .unwrap_or_default()
+                .chars()
+                .take(24)
+                .collect();
+            f.soft.push(Message::ConditionDropped {
+                n,
+                condition: restriction.trim().to_owned(),
+            });
         }
     }
     // Conditions the claim drops: a tier's range it says nothing of, a group it leaves

@@ -130,7 +130,8 @@ fn chinese(text: &str) -> Vec<Role> {
 }
 
 fn english(text: &str) -> Vec<Role> {
-    let lower = text.to_lowercase();
+    // ASCII lower-casing keeps byte offsets: `text[at..end]` below is the same span.
+    let lower = text.to_ascii_lowercase();
     let mut out: Vec<Role> = Vec::new();
     let mut taken: Vec<(usize, usize)> = Vec::new();
     for names in ROLES_EN {

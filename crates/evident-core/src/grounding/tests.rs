@@ -282,3 +282,22 @@ fn a_relevant_contradiction_is_a_conflict_not_hidden_by_weak_support() {
     let v = check("单笔报销须在费用发生后30日内提交财务部。", &ps);
     assert_ne!(v[0].verdict, Verdict::Supported, "{:?}", v[0].reasons);
 }
+
+#[test]
+fn text_whose_lower_case_changes_length_never_panics() {
+    // 'İ' lower-cases to two characters: offsets in a lower-cased copy are not offsets in
+    // the text. Every check must still run.
+    let ps = vec![passage(
+        1,
+        "İİİ Only the Manager approves leave of up to 3 days; İstanbul staff: 5 days. 第一条 İ 员工不得兼职。",
+    )];
+    for claim in [
+        "İİİ the Manager approves leave of up to 3 days for İstanbul and sick leave [1].",
+        "İstanbul staff get 5 days [1].",
+        "员工İ可以兼职[1]。",
+        "ÅÅÅ İ 3 DAYS only, PEOPLE OPS approves [1]",
+    ] {
+        let v = check(claim, &ps);
+        assert!(!v.is_empty(), "{claim}");
+    }
+}
