@@ -370,7 +370,7 @@ pub fn run(
 /// eight passages (each claim's own retrieved set).
 fn p95_ms(sets: &[(String, Vec<Passage>)]) -> f64 {
     let mut times: Vec<f64> = Vec::new();
-    for (i, window) in sets.windows(5).enumerate().step_by(1) {
+    for (i, window) in sets.windows(5).enumerate() {
         let answer: String = window
             .iter()
             .map(|(a, _)| a.as_str())

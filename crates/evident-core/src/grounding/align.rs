@@ -296,11 +296,10 @@ impl Aligned {
     }
 
     /// The window's conditions (byte ranges in the passage).
-    pub fn conditions<'e>(&self, ev: &'e Evidence) -> impl Iterator<Item = &'e (usize, usize)> {
-        let clauses = self.clauses.clone();
-        clauses
-            .into_iter()
-            .flat_map(move |i| ev.clauses[i].conditions.iter())
+    pub fn conditions<'a>(&'a self, ev: &'a Evidence) -> impl Iterator<Item = &'a (usize, usize)> {
+        self.clauses
+            .iter()
+            .flat_map(move |&i| ev.clauses[i].conditions.iter())
     }
 
     /// The window's first condition, as written.

@@ -8,7 +8,7 @@
 //! source says 1个工作日").
 
 use super::align::{Aligned, Evidence};
-use super::claims::{Claim, negated, negations};
+use super::claims::{Claim, denials};
 use super::{modality, qualifiers, roles};
 use crate::answer::conditions::ranges;
 use crate::message::Message;
@@ -176,8 +176,10 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
     } else {
         here.clone()
     };
-    let (claim_neg, source_neg) = (claim.negations, negations(&judged_source));
-    if claim_neg % 2 != source_neg % 2 && negated(&claim.text) != negated(&judged_source) {
+    let source_denials = denials(&judged_source);
+    let (claim_neg, source_neg) = (claim.negations, source_denials.len());
+    let denied = |d: Vec<String>| d.into_iter().collect::<std::collections::BTreeSet<_>>();
+    if claim_neg % 2 != source_neg % 2 && denied(denials(&claim.text)) != denied(source_denials) {
         f.hard.push(if claim_neg > source_neg {
             Message::NegatesSource { n }
         } else {

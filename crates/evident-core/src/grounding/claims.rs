@@ -427,47 +427,18 @@ fn is_number_word(t: &str) -> bool {
     numbers.first().is_some_and(|m| m.start == 0) && t[numbers[0].end..].chars().count() <= 1
 }
 
-/// Counts negations in `text`: negation words, lexical negations (免于, exempt), but
-/// not bounds (不超过 is "at most").
-pub fn negations(text: &str) -> usize {
-    let lower = denial_form(text);
-    let mut masked = lower.clone();
-    for w in NOT_NEGATIONS_ZH {
-        masked = masked.replace(w, &"_".repeat(w.chars().count()));
-    }
-    let mut count = 0;
-    let chars: Vec<char> = masked.chars().collect();
-    let mut i = 0;
-    'outer: while i < chars.len() {
-        for w in NEGATIONS_ZH.iter().chain(LEXICAL_NEGATIONS_ZH) {
-            let wc: Vec<char> = w.chars().collect();
-            if chars[i..].starts_with(&wc) {
-                count += 1;
-                i += wc.len();
-                continue 'outer;
-            }
-        }
-        i += 1;
-    }
-    for word in lower.split(|c: char| !c.is_ascii_alphabetic() && c != '\'') {
-        if NEGATIONS_EN.contains(&word) || word.ends_with("n't") {
-            count += 1;
-        }
-    }
-    count
-}
-
-/// What each negation in `text` denies: the two characters (or the word) after it.
-/// Two texts that deny the same things agree even when one repeats a denial
-/// ("应休未休…未休年休假" says 未休 twice).
-pub fn negated(text: &str) -> std::collections::BTreeSet<String> {
+/// What each negation in `text` denies, one entry per negation: the two characters
+/// (or the word) after it. Negation words and lexical negations (免于, exempt) count;
+/// bounds (不超过 is "at most") do not. Two texts that deny the same things agree even
+/// when one repeats a denial ("应休未休…未休年休假" says 未休 twice).
+pub fn denials(text: &str) -> Vec<String> {
     let lower = denial_form(text);
     let mut masked = lower.clone();
     for w in NOT_NEGATIONS_ZH {
         masked = masked.replace(w, &"_".repeat(w.chars().count()));
     }
     let chars: Vec<char> = masked.chars().collect();
-    let mut out = std::collections::BTreeSet::new();
+    let mut out = Vec::new();
     let mut i = 0;
     'outer: while i < chars.len() {
         for w in NEGATIONS_ZH.iter().chain(LEXICAL_NEGATIONS_ZH) {
@@ -478,7 +449,7 @@ pub fn negated(text: &str) -> std::collections::BTreeSet<String> {
                     .take_while(|c| crate::text::normalize::is_cjk(**c))
                     .take(2)
                     .collect();
-                out.insert(target);
+                out.push(target);
                 i += wc.len();
                 continue 'outer;
             }
@@ -501,46 +472,15 @@ pub fn negated(text: &str) -> std::collections::BTreeSet<String> {
                 })
                 .copied()
                 .unwrap_or("");
-            out.insert(next.to_owned());
+            out.push(next.to_owned());
         }
     }
     out
 }
 
-/// Negated bounds that state a condition rather than deny something: 不满10年 is
-/// "less than ten years", so a claim that drops it over-generalises.
-const BOUNDS_ZH: &[&str] = &[
-    "不满",
-    "未满",
-    "不足",
-    "不超过",
-    "不低于",
-    "不少于",
-    "不高于",
-];
-
-/// The first bounded condition in `text` (a negated bound followed by a number, such
-/// as 不满10年), as written, for telling the user why a claim fails.
-pub fn bounded_condition(text: &str) -> Option<String> {
-    BOUNDS_ZH
-        .iter()
-        .filter_map(|b| text.find(b).map(|at| (at, *b)))
-        .filter_map(|(at, b)| {
-            let rest = &text[at + b.len()..];
-            let number = numbers_in(rest)
-                .into_iter()
-                .next()
-                .filter(|m| m.start == 0)?;
-            // The number and the unit right after it (年, 天, 元, 周岁 ...).
-            let unit: String = rest[number.end..]
-                .chars()
-                .take_while(|c| "年月日天周岁元个小时分钟次人倍%".contains(*c))
-                .take(2)
-                .collect();
-            Some((at, format!("{b}{}{unit}", &rest[..number.end])))
-        })
-        .min_by_key(|(at, _)| *at)
-        .map(|(_, c)| c)
+/// Counts negations in `text` (see [`denials`]).
+pub fn negations(text: &str) -> usize {
+    denials(text).len()
 }
 
 /// Index tokens of a passage or span, as a set for membership tests.
@@ -565,19 +505,6 @@ mod tests {
         assert_eq!(negations("至少提前30日"), negations("不少于30日"));
         assert_eq!(negations("经批准可免于审批"), 1, "lexical negation");
         assert_eq!(negations("Attendance is optional"), 1);
-    }
-
-    #[test]
-    fn bounded_conditions_are_found_with_their_number_and_unit() {
-        assert_eq!(
-            bounded_condition("员工累计工作已满1年不满10年的,年休假5天;").as_deref(),
-            Some("不满10年")
-        );
-        assert_eq!(
-            bounded_condition("单笔不超过5,000元的,由部门经理审批").as_deref(),
-            Some("不超过5,000元")
-        );
-        assert_eq!(bounded_condition("员工不得兼职"), None);
     }
 
     #[test]

@@ -117,14 +117,20 @@ pub fn clauses(text: &str) -> Vec<Clause> {
     out
 }
 
+/// The first colon of `text` that ends a phrase: not a URL's (`https://`) nor a
+/// time's (10:30).
+fn colon(text: &str) -> Option<(usize, char)> {
+    text.char_indices().find(|&(i, c)| {
+        (c == '：' || c == ':')
+            && !text[i + c.len_utf8()..].starts_with("//")
+            && !text[..i].ends_with(|d: char| d.is_ascii_digit())
+    })
+}
+
 /// Where a list lead ends inside a unit ("第四条 报销审批权限如下：" + items, or
 /// "申请：请假3天以内的，…"): just past the colon, when something follows it.
 fn lead_split(unit: &str) -> Option<usize> {
-    let (at, c) = unit.char_indices().find(|&(i, c)| {
-        (c == '：' || c == ':')
-            && !unit[i + c.len_utf8()..].starts_with("//")
-            && !unit[..i].ends_with(|d: char| d.is_ascii_digit())
-    })?;
+    let (at, c) = colon(unit)?;
     let end = at + c.len_utf8();
     let rest = unit[end..].trim();
     let before = unit[..at].trim();
@@ -144,11 +150,7 @@ fn lead_split(unit: &str) -> Option<usize> {
 /// A short label before a colon that conditions the rest of its line: "Between 3 and
 /// 15 years: 6 hours per pay period".
 fn label_condition(clause: &str) -> Option<usize> {
-    let (at, _) = clause.char_indices().find(|&(i, c)| {
-        (c == '：' || c == ':')
-            && !clause[i + c.len_utf8()..].starts_with("//")
-            && !clause[..i].ends_with(|d: char| d.is_ascii_digit())
-    })?;
+    let (at, _) = colon(clause)?;
     let before = clause[..at].trim();
     let n = before.chars().count();
     // A label states a range or a group ("Between 3 and 15 years", "Less than 3 years"),

@@ -127,6 +127,8 @@ pub fn check_cited(sentences: &[CitedSentence], passages: &[Passage]) -> Vec<Sen
 
 /// How one passage fares against one claim.
 struct Assessment {
+    /// The passage assessed.
+    n: usize,
     verdict: Verdict,
     reasons: Vec<Message>,
     support: Option<Support>,
@@ -194,16 +196,17 @@ fn judge(
         return finish(text, start, end, cited, verdict, reasons, None);
     }
     let valid: Vec<usize> = cited.iter().filter_map(|&n| known(n)).collect();
+    let better = |a: &Assessment, b: &Assessment| {
+        rank(a.verdict)
+            .cmp(&rank(b.verdict))
+            .then(a.share.total_cmp(&b.share))
+            .then(a.score.total_cmp(&b.score))
+    };
     let best_of = |indices: &[usize]| -> Option<Assessment> {
         indices
             .iter()
             .map(|&i| assess(&claim, &passages[i], &evidence[i]))
-            .max_by(|a, b| {
-                rank(a.verdict)
-                    .cmp(&rank(b.verdict))
-                    .then(a.share.total_cmp(&b.share))
-                    .then(a.score.total_cmp(&b.score))
-            })
+            .max_by(better)
     };
     let all: Vec<usize> = (0..passages.len()).collect();
     let (mut verdict, support) = if let Some(best) = best_of(&valid) {
@@ -222,21 +225,23 @@ fn judge(
     } else if !fabricated.is_empty() {
         (Verdict::Unsupported, None)
     } else {
-        let assessed: Vec<Assessment> = all
+        // Each passage is assessed once: the best one is the verdict, the others may
+        // contradict it.
+        let mut assessed: Vec<Assessment> = all
             .iter()
             .map(|&i| assess(&claim, &passages[i], &evidence[i]))
             .collect();
+        let best = (0..assessed.len())
+            .max_by(|&a, &b| better(&assessed[a], &assessed[b]))
+            .map(|i| assessed.remove(i));
         // A relevant passage that contradicts the claim is not hidden by support
         // elsewhere: the weaker support is reported as a conflict.
         let conflict = |best: &Assessment| {
             assessed
                 .iter()
-                .zip(passages)
-                .filter(|(a, _)| a.contradicted && a.score >= best.score)
-                .map(|(_, p)| p.n)
-                .next()
+                .find(|a| a.contradicted && a.score >= best.score)
         };
-        match best_of(&all) {
+        match best {
             Some(best) if best.verdict != Verdict::Unsupported => {
                 let mut verdict = best.verdict;
                 if let Some(s) = &best.support {
@@ -244,13 +249,9 @@ fn judge(
                         Some(other) => {
                             reasons.push(Message::Conflict {
                                 support: s.n,
-                                contradicts: other,
+                                contradicts: other.n,
                             });
-                            if let Some(c) =
-                                assessed.iter().zip(passages).find(|(_, p)| p.n == other)
-                            {
-                                reasons.extend(c.0.reasons.iter().cloned());
-                            }
+                            reasons.extend(other.reasons.iter().cloned());
                             verdict = Verdict::PartiallySupported;
                         }
                         None => reasons.push(Message::UncitedButSupported { n: s.n }),
@@ -314,6 +315,7 @@ fn assess(claim: &Claim, passage: &Passage, evidence: &Evidence) -> Assessment {
     let total = claim.terms.len();
     let Some(aligned) = evidence.align(claim) else {
         return Assessment {
+            n,
             verdict: Verdict::Unsupported,
             reasons: vec![Message::FewKeyWords { found: 0, total, n }],
             support: None,
@@ -356,6 +358,7 @@ fn assess(claim: &Claim, passage: &Passage, evidence: &Evidence) -> Assessment {
         }
     });
     Assessment {
+        n,
         verdict,
         reasons,
         support,
