@@ -177,13 +177,14 @@ pub enum Command {
         /// Questions sampled per dataset.
         #[arg(long, default_value_t = 400, value_name = "N")]
         limit: usize,
-        /// Hand-checked claim set (default: the one beside this crate,
-        /// bench/grounding-claims.jsonl).
+        /// Hand-checked claim set (default: the held-out set beside this crate,
+        /// bench/grounding-claims-heldout.jsonl; bench/grounding-claims.jsonl is the set
+        /// the check was tuned on).
         #[arg(long, value_name = "FILE")]
         claims: Option<PathBuf>,
-        /// Which half of the claim set: `tune` (odd groups), `report` (even, held out)
-        /// or `all`.
-        #[arg(long, value_enum, default_value = "report")]
+        /// Which groups of the claim set: `all`, or the odd (`tune`) or even (`report`)
+        /// half.
+        #[arg(long, value_enum, default_value = "all")]
         split: crate::bench_claims::Split,
         /// Only the hand-checked claims, not the synthetic corruptions.
         #[arg(long)]

@@ -1,19 +1,27 @@
 //! `evident bench-grounding --claims`: the grounding check measured on hand-checked,
-//! realistic claims (`bench/grounding-claims.jsonl`).
+//! realistic claims.
 //!
 //! The synthetic benchmark ([`crate::bench_grounding`]) corrupts sentences with the
 //! checker's own rules, so it can only confirm them. These claims were written by hand
-//! over the shared corpus by someone who did not read the checker: faithful ones
+//! over the shared corpus by people who did not read the checker: faithful ones
 //! (verbatim, paraphrased, units rewritten, two clauses summarised) and the mistakes a
 //! model makes when it summarises a rule (a number from the neighbouring tier, a
 //! condition paired with another tier's consequence, the wrong approver, may for
 //! must, a negation by paraphrase, a made-up deadline, a dropped condition).
 //!
+//! Two sets, beside this crate:
+//! - `bench/grounding-claims.jsonl` (287 claims) is the set the check is tuned on. Its
+//!   odd groups were tuned on first and its even groups held out; once their figures
+//!   were reported, both halves were tuned on.
+//! - `bench/grounding-claims-heldout.jsonl` (161 claims, other quotes and documents)
+//!   was written later by someone who read neither the checker nor the first set's
+//!   claims. It is the default and the figure reported; never tune on it.
+//!
 //! Each claim is checked as a model's answer would be: the passages retrieved for the
-//! claim (top 8), the claim citing the passage that holds its source quote. Groups
-//! (claims written from one quote) are split by parity: odd groups for tuning, even
-//! groups for the report. A claim whose verdict list is empty is an error, never
-//! "flagged".
+//! claim (top 8), the claim citing the passage that holds its source quote (or the
+//! passages, when a quote runs across two chunks). A claim whose quote no passage
+//! holds as written is listed as not scored; a claim whose verdict list is empty is an
+//! error, never "flagged".
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -40,17 +48,18 @@ pub struct ClaimCase {
     kind: String,
 }
 
-/// The default claim set, beside this crate.
+/// The default claim set, beside this crate: the held-out one, never tuned on.
 pub fn default_claims() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("bench/grounding-claims.jsonl")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("bench/grounding-claims-heldout.jsonl")
 }
 
-/// Which half of the set to score.
+/// Which groups of a set to score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Split {
-    /// Odd groups: the half thresholds and rules were tuned on.
+    /// Odd groups (of the first set: the half first tuned on).
     Tune,
-    /// Even groups: the held-out half.
+    /// Even groups (of the first set: held out until the held-out set was written,
+    /// tuned on since).
     Report,
     /// Both.
     All,
@@ -91,7 +100,7 @@ struct Outcome {
     flagged: bool,
     verdict: Verdict,
     reasons: Vec<String>,
-    /// The span the check compared the claim with.
+    /// The spans the check compared the claim's sentences with, `|`-separated.
     compared: Option<String>,
     /// The hand-checked source quote.
     quote: String,
@@ -106,6 +115,9 @@ struct Report {
     kinds: BTreeMap<String, Tally>,
     languages: BTreeMap<String, (Tally, Tally)>,
     p95_ms_five_sentences_eight_passages: f64,
+    /// Claims whose quote no passage (or pair of passages) holds as written, such as a
+    /// table quoted in its Markdown form: listed, not scored.
+    skipped: Vec<String>,
     outcomes: Vec<Outcome>,
 }
 
@@ -122,42 +134,113 @@ fn load(path: &Path) -> anyhow::Result<Vec<ClaimCase>> {
         .collect()
 }
 
-/// Whitespace-free form, for finding a quote in a passage however lines were joined.
+/// Whitespace- and markup-free form, for finding a quote in a passage however lines
+/// were joined and whatever Markdown emphasis the source used.
 fn squash(s: &str) -> String {
-    s.chars().filter(|c| !c.is_whitespace()).collect()
+    s.chars()
+        .filter(|c| !c.is_whitespace() && !matches!(c, '*' | '_' | '`'))
+        .collect()
 }
 
-/// The passages a model would have been given for `claim`, with the one holding the
-/// quote among them: `(passages, n of the quote's passage)`.
+/// The pieces of a quote to find in passages: its sentences and lines without list
+/// markers, and a table's cells (a table is stored as "header: cell; …" lines).
+fn pieces(quote: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in quote.lines() {
+        let line = line.trim_start();
+        let line = ["- ", "* ", "+ "]
+            .iter()
+            .find_map(|m| line.strip_prefix(m))
+            .unwrap_or(line);
+        let cells: Vec<&str> = if line.contains('|') {
+            line.split('|').collect()
+        } else {
+            line.split_inclusive(['。', '；', ';']).collect()
+        };
+        out.extend(
+            cells
+                .into_iter()
+                .map(squash)
+                .filter(|c| c.chars().count() > 1 && !c.chars().all(|x| matches!(x, '-' | ':'))),
+        );
+    }
+    out
+}
+
+/// The passages a model would have been given for `claim`, with those holding the
+/// quote among them: `(passages, n of each passage the quote is in)`. A quote that
+/// runs across two chunks (an article's last sentence and the next one's first) is
+/// cited as both.
 fn passages_for(
     store: &Store,
     case: &ClaimCase,
     aliases: &Aliases,
-) -> anyhow::Result<Option<(Vec<Passage>, usize)>> {
+) -> anyhow::Result<Option<(Vec<Passage>, Vec<usize>)>> {
     let options = SearchOptions {
         k: 8,
         floor: 0.0,
         ..SearchOptions::default()
     };
-    let quote = squash(&case.quote);
-    let holds =
-        |p: &Passage| squash(&p.text).contains(&quote) && p.doc_path.ends_with(doc_name(&case.doc));
+    let pieces = pieces(&case.quote);
+    if pieces.is_empty() {
+        return Ok(None);
+    }
+    let in_doc = |p: &Passage| p.doc_path.ends_with(doc_name(&case.doc));
+    let holds = |p: &Passage, piece: &str| in_doc(p) && squash(&p.text).contains(piece);
+    let holds_all = |p: &Passage| pieces.iter().all(|x| holds(p, x));
     let mut passages = search(store, &case.claim, aliases, &options)?.passages;
-    if !passages.iter().any(holds) {
-        let by_quote = search(store, &case.quote, aliases, &options)?.passages;
-        let Some(source) = by_quote.into_iter().find(|p| holds(p)) else {
-            return Ok(None);
-        };
+    // Room for a passage the claim's own search missed: the last one that holds none
+    // of the quote goes.
+    let make_room = |passages: &mut Vec<Passage>| {
         if passages.len() >= 8 {
-            passages.pop();
+            let at = passages
+                .iter()
+                .rposition(|p| !pieces.iter().any(|x| holds(p, x)))
+                .unwrap_or(passages.len() - 1);
+            passages.remove(at);
         }
-        passages.push(source);
+    };
+    if !passages.iter().any(holds_all) {
+        let by_quote = search(store, &case.quote, aliases, &options)?.passages;
+        if let Some(source) = by_quote.into_iter().find(|p| holds_all(p)) {
+            make_room(&mut passages);
+            passages.push(source);
+        } else {
+            for piece in &pieces {
+                if passages.iter().any(|p| holds(p, piece)) {
+                    continue;
+                }
+                let Some(source) = search(store, piece, aliases, &options)?
+                    .passages
+                    .into_iter()
+                    .find(|p| holds(p, piece))
+                else {
+                    return Ok(None);
+                };
+                make_room(&mut passages);
+                passages.push(source);
+            }
+        }
     }
     for (i, p) in passages.iter_mut().enumerate() {
         p.n = i + 1;
     }
-    let n = passages.iter().find(|p| holds(p)).map(|p| p.n);
-    Ok(n.map(|n| (passages, n)))
+    let cited: Vec<usize> = match passages.iter().find(|p| holds_all(p)) {
+        Some(p) => vec![p.n],
+        None => {
+            let mut cited = Vec::new();
+            for piece in &pieces {
+                let Some(p) = passages.iter().find(|p| holds(p, piece)) else {
+                    return Ok(None);
+                };
+                if !cited.contains(&p.n) {
+                    cited.push(p.n);
+                }
+            }
+            cited
+        }
+    };
+    Ok(Some((passages, cited)))
 }
 
 fn doc_name(doc: &str) -> &str {
@@ -223,16 +306,15 @@ pub fn run(
         let mut kinds: BTreeMap<String, Tally> = BTreeMap::new();
         let mut languages: BTreeMap<String, (Tally, Tally)> = BTreeMap::new();
         let mut timing_sets: Vec<(String, Vec<Passage>)> = Vec::new();
+        let mut skipped: Vec<String> = Vec::new();
         for case in &cases {
-            let Some((passages, n)) = passages_for(&store, case, &aliases)? else {
-                bail!(
-                    "{}: the quote of {} is in no passage of {}",
-                    claims.display(),
-                    case.id,
-                    case.doc
-                );
+            let Some((passages, cited)) = passages_for(&store, case, &aliases)? else {
+                // Said in the report, never scored as either outcome.
+                skipped.push(case.id.clone());
+                continue;
             };
-            let answer = format!("{}[{n}]", case.claim.trim());
+            let markers: String = cited.iter().map(|n| format!("[{n}]")).collect();
+            let answer = format!("{}{markers}", case.claim.trim());
             let verdicts = check(&answer, &passages);
             if verdicts.is_empty() {
                 bail!(
@@ -270,9 +352,14 @@ pub fn run(
                 flagged,
                 verdict: worst,
                 reasons: verdicts.iter().flat_map(|v| v.reasons.clone()).collect(),
-                compared: verdicts
-                    .iter()
-                    .find_map(|v| v.support.as_ref().map(|s| s.span.text.clone())),
+                compared: Some(
+                    verdicts
+                        .iter()
+                        .filter_map(|v| v.support.as_ref().map(|s| s.span.text.clone()))
+                        .collect::<Vec<_>>()
+                        .join(" | "),
+                )
+                .filter(|c| !c.is_empty()),
                 quote: case.quote.clone(),
             });
             timing_sets.push((answer, passages));
@@ -297,6 +384,7 @@ pub fn run(
             kinds,
             languages,
             p95_ms_five_sentences_eight_passages: p95_ms(&timing_sets),
+            skipped,
             outcomes,
         })
     })();
@@ -340,6 +428,14 @@ pub fn run(
         100.0 * report.faithful_flagged,
         report.p95_ms_five_sentences_eight_passages
     )?;
+    if !report.skipped.is_empty() {
+        writeln!(
+            out,
+            "  not scored: {} claims whose quote no passage holds as written ({})",
+            report.skipped.len(),
+            report.skipped.join(", ")
+        )?;
+    }
     if verbose {
         for o in report
             .outcomes
