@@ -13,7 +13,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use evident_core::grounding::{Verdict, check, claims::negations};
+use evident_core::grounding::{Verdict, check, negation::denials};
 use evident_core::import::{ImportOptions, Importer};
 use evident_core::search::{Aliases, Passage, SearchOptions, search};
 use evident_core::store::Store;
@@ -84,7 +84,7 @@ fn change_number(s: &str) -> Option<String> {
 
 /// The sentence with its negation removed, or one added before its main verb.
 fn flip_negation(s: &str, zh: bool) -> Option<String> {
-    if negations(s) > 0 {
+    if !denials(s).is_empty() {
         for cue in [
             "不得", "不能", "不是", "没有", "不", "未", "无", " not ", " no ", " never ",
         ] {

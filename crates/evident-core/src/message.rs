@@ -252,6 +252,25 @@ fn cites(ns: &[usize]) -> String {
 }
 
 impl Message {
+    /// Whether this reason says a sentence contradicts its source (a number, bound,
+    /// condition, tier, role, qualifier, modality or negation that differs), not merely
+    /// that words are missing.
+    pub fn is_contradiction(&self) -> bool {
+        matches!(
+            self,
+            Message::NumberMisplaced { .. }
+                | Message::NumberMissing { .. }
+                | Message::NegatesSource { .. }
+                | Message::SourceNegative { .. }
+                | Message::QualifierMismatch { .. }
+                | Message::TierMismatch { .. }
+                | Message::ConditionDiffers { .. }
+                | Message::BoundDiffers { .. }
+                | Message::ModalityDiffers { .. }
+                | Message::RoleDiffers { .. }
+        )
+    }
+
     /// The message in `lang`.
     pub fn text(&self, lang: Lang) -> String {
         use Message as M;

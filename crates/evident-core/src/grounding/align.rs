@@ -10,10 +10,11 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
-use super::claims::{Claim, token_set};
+use super::claims::{Claim, neutral, token_set, weight};
 use super::clauses::{Clause, clauses};
 use crate::search::{Aliases, Passage};
 use crate::text::quantity::{Quantity, bound_span, quantities};
+use crate::text::segment::passage_tokens;
 
 /// Synonyms a faithful summary may use: search's built-in list and the check's own.
 static SYNONYMS: LazyLock<Aliases> =
@@ -44,6 +45,8 @@ pub struct Aligned {
     pub score: f64,
     /// Key words of the claim found in the clause, its context or the headings.
     pub found: usize,
+    /// Their share of the claim's key words, by weight ([`super::claims::weight`]).
+    pub share: f64,
 }
 
 impl Evidence {
@@ -151,6 +154,7 @@ impl Evidence {
                     clauses,
                     score,
                     found: 0,
+                    share: 0.0,
                 });
             }
         };
@@ -160,7 +164,7 @@ impl Evidence {
         // A pair only for a claim that summarises two clauses: the second must add
         // several key words (not numbers: a number of the neighbouring tier is the
         // mistake this check exists to catch) that the first lacks.
-        let gain = 2usize.max(claim.terms.len().div_ceil(6));
+        let gain = 1;
         for i in 1..self.clauses.len() {
             let (a, b) = (self.words(claim, &[i - 1]), self.words(claim, &[i]));
             let both = self.words(claim, &[i - 1, i]);
@@ -193,13 +197,41 @@ impl Evidence {
                 && own(i, i - 1);
             // With numbers, a pair only when each clause holds a number of the claim the
             // other lacks: two facts from two clauses, not one clause's number borrowed.
-            let numbers_fit = claim.quantities.is_empty() || (own(i - 1, i) && own(i, i - 1));
-            if (numbers_fit && both >= a.max(b) + gain && a.min(b) >= 2) || summary {
+            // Or each clause holds one of them and together they hold all: two tiers
+            // that share a number ("难产的，增加15天；多胞胎的，每多1个，增加15天").
+            let holds_one = |j: usize| {
+                claim.quantities.iter().any(|q| {
+                    self.quantities_in(self.clauses[j].start, self.clauses[j].end)
+                        .any(|s| s.same_value(q))
+                })
+            };
+            let numbers_fit = claim.quantities.is_empty()
+                || (own(i - 1, i) && own(i, i - 1))
+                || (holds_all(&[i - 1, i]) && holds_one(i - 1) && holds_one(i));
+            // Two tiers, each with its own condition, for a claim that states one
+            // condition: the consequence of one borrowed for the other, never a summary.
+            let two_tiers = !self.clauses[i - 1].conditions.is_empty()
+                && !self.clauses[i].conditions.is_empty()
+                && claim.conditions.len() == 1;
+            if (numbers_fit && !two_tiers && both >= a.max(b) + gain && a.min(b) >= 2) || summary {
                 consider(vec![i - 1, i], self.score(claim, &[i - 1, i]));
             }
         }
         let mut best = best?;
-        best.found = self.found(claim, &best.clauses);
+        let found = self.found(claim, &best.clauses);
+        best.found = found.len();
+        // Grammatical words count when found and are not missed when not.
+        let total: f64 = claim
+            .terms
+            .iter()
+            .filter(|t| !neutral(t) || found.contains(t))
+            .map(|t| weight(t))
+            .sum();
+        best.share = if total > 0.0 {
+            found.iter().map(|t| weight(t)).sum::<f64>() / total
+        } else {
+            1.0
+        };
         Some(best)
     }
 
@@ -215,7 +247,7 @@ impl Evidence {
     /// Key words of `claim` in the clauses, their context and the headings; a word
     /// counts as found when a synonym of it is there (员工 for 劳动者, let know for
     /// inform: the built-in synonyms and the check's own paraphrase list).
-    fn found(&self, claim: &Claim, window: &[usize]) -> usize {
+    fn found<'c>(&self, claim: &'c Claim, window: &[usize]) -> Vec<&'c String> {
         let context: Vec<usize> = window
             .iter()
             .flat_map(|&i| self.clauses[i].context.iter().copied())
@@ -227,12 +259,49 @@ impl Evidence {
                 .any(|&i| self.clause_tokens[i].contains(t))
                 || self.heading_tokens.contains(t)
         };
+        // A word's other forms: "employment" for "employee" (one stem begins the
+        // other), 书面通知 for 以书面形式通知 (each part of a compound there).
+        let tokens: Vec<&String> = window
+            .iter()
+            .chain(&context)
+            .flat_map(|&i| self.clause_tokens[i].iter())
+            .chain(&self.heading_tokens)
+            .collect();
+        let texts: Vec<Vec<char>> = window
+            .iter()
+            .chain(&context)
+            .map(|&i| {
+                self.text[self.clauses[i].start..self.clauses[i].end]
+                    .chars()
+                    .collect()
+            })
+            .collect();
+        let related = |t: &str| {
+            if t.chars().any(crate::text::normalize::is_cjk) {
+                let parts: Vec<String> = passage_tokens(t)
+                    .into_iter()
+                    .filter(|p| p != t && p.chars().count() >= 2)
+                    .collect();
+                let compound = t.chars().count() >= 3
+                    && parts.len() >= 2
+                    && parts.iter().all(|p| here(p.as_str()));
+                compound || texts.iter().any(|x| abbreviates(t, x))
+            } else {
+                t.len() >= 5
+                    && tokens.iter().any(|w| {
+                        w.len() >= 5
+                            && w.is_ascii()
+                            && (w.starts_with(t) || t.starts_with(w.as_str()))
+                    })
+            }
+        };
         let synonyms = SYNONYMS.matches(&claim.tokens);
         claim
             .terms
             .iter()
             .filter(|t| {
                 here(t.as_str())
+                    || related(t.as_str())
                     || synonyms.iter().any(|(start, len, group)| {
                         claim.tokens[*start..start + len].contains(t)
                             && group
@@ -240,7 +309,7 @@ impl Evidence {
                                 .any(|p| p.tokens.iter().all(|pt| here(pt.as_str())))
                     })
             })
-            .count()
+            .collect()
     }
 
     /// How well `window` matches `claim`: shared key words, plus the claim's quantities
@@ -324,4 +393,33 @@ impl Aligned {
             .flat_map(|&c| ev.quantities_in(ev.clauses[c].start, ev.clauses[c].end))
             .collect()
     }
+}
+
+/// Whether the Chinese word `short` abbreviates words of `text`: its characters in
+/// order within a short span (社保费 in 社会保险费, 人员名单 in 人员的名单, 所在单位 in
+/// 所在用人单位).
+fn abbreviates(short: &str, text: &[char]) -> bool {
+    let want: Vec<char> = short.chars().collect();
+    if want.len() < 2 {
+        return false;
+    }
+    let max_span = 2 * want.len() + 2;
+    text.iter().enumerate().any(|(start, &c)| {
+        if c != want[0] {
+            return false;
+        }
+        let mut k = 1;
+        for (offset, &x) in text[start + 1..].iter().enumerate() {
+            if offset + 2 > max_span || !crate::text::normalize::is_cjk(x) {
+                break;
+            }
+            if x == want[k] {
+                k += 1;
+                if k == want.len() {
+                    return true;
+                }
+            }
+        }
+        false
+    })
 }

@@ -8,7 +8,8 @@
 //! source says 1个工作日").
 
 use super::align::{Aligned, Evidence};
-use super::claims::{Claim, denials};
+use super::claims::Claim;
+use super::negation::{Reversal, reversal};
 use super::{modality, qualifiers, roles};
 use crate::answer::conditions::ranges;
 use crate::message::Message;
@@ -78,11 +79,29 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
     let mut order: Vec<&Quantity> = claim.quantities.iter().collect();
     order.sort_by_key(|q| !claim.in_condition(q));
     let mut used: Vec<usize> = Vec::new();
+    // "二级或二级以上", "1 or more days": one value said twice in a row is one fact.
+    let restated = |q: &Quantity| {
+        claim.quantities.iter().any(|p| {
+            p.start != q.start && p.same_value(q) && {
+                let (a, b) = if p.end <= q.start {
+                    (p.end, q.start)
+                } else {
+                    (q.end, p.start)
+                };
+                claim.text.get(a..b).is_some_and(|between| {
+                    let t = between.trim();
+                    matches!(t, "或" | "或者" | "or" | "到" | "至" | "-" | "~" | "～")
+                        || t.ends_with("或") && t.chars().count() <= 3
+                })
+            }
+        })
+    };
     for q in order {
         let written = claim.written(q);
         let in_condition = claim.in_condition(q);
+        let reuse = restated(q);
         let matches: Vec<usize> = (0..window_q.len())
-            .filter(|&i| !used.contains(&i) && window_q[i].same_value(q))
+            .filter(|&i| (reuse || !used.contains(&i)) && window_q[i].same_value(q))
             .collect();
         if !matches.is_empty() {
             match matches
@@ -167,24 +186,25 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
             }
         }
     }
-    // Negation, counted in the clause and the claim: parity, so that 未休…不影响 and
-    // 未休…会影响 differ although both hold a negation.
+    // Negation: one side denies what the other states (see [`super::negation`]).
     // The clause's condition counts only when the claim states one too ("If not,
     // please get approval" is not denied by a claim that leaves the "if" out).
+    // Likewise the claim's own condition, when the clause states none ("if that isn't
+    // a business day, …" for "(or the closest business day prior)").
     let judged_source = if claim.conditions.is_empty() {
         without_conditions(ev, aligned)
     } else {
         here.clone()
     };
-    let source_denials = denials(&judged_source);
-    let (claim_neg, source_neg) = (claim.negations, source_denials.len());
-    let denied = |d: Vec<String>| d.into_iter().collect::<std::collections::BTreeSet<_>>();
-    if claim_neg % 2 != source_neg % 2 && denied(denials(&claim.text)) != denied(source_denials) {
-        f.hard.push(if claim_neg > source_neg {
-            Message::NegatesSource { n }
-        } else {
-            Message::SourceNegative { n }
-        });
+    let judged_claim = if aligned.conditions(ev).next().is_none() {
+        claim.without_conditions()
+    } else {
+        claim.text.clone()
+    };
+    match reversal(&judged_claim, &judged_source) {
+        Some(Reversal::ClaimDenies) => f.hard.push(Message::NegatesSource { n }),
+        Some(Reversal::SourceDenies) => f.hard.push(Message::SourceNegative { n }),
+        None => {}
     }
     if let Some((source, said)) = modality::mismatch(&claim.text, &here) {
         let zh = claim.text.chars().any(crate::text::normalize::is_cjk);
@@ -221,6 +241,11 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
                         && !lower[at + w.len()..].starts_with(|c: char| c.is_ascii_alphabetic())
             })
         }) && aligned.found < claim.terms.len()
+            // The claim keeps the restriction in its own words (只有…才, 仅, only).
+            && !ONLY
+                .iter()
+                .chain(&["才", "solely", "limited to"])
+                .any(|w| claim.text.to_ascii_lowercase().contains(w))
         {
             let at = lower.find(word).unwrap_or(0);
             let restriction: String = here

@@ -1,5 +1,5 @@
 //! What a sentence claims, in the terms the grounding check compares: content words,
-//! numbers (by value) and negations.
+//! numbers (by value), conditions and quantities (negation: [`super::negation`]).
 
 use std::collections::HashSet;
 
@@ -7,119 +7,6 @@ use crate::search::stopwords::is_stop_word;
 use crate::text::numbers::numbers_in;
 use crate::text::quantity::{Quantity, bound_span, quantities};
 use crate::text::segment::{passage_tokens, query_terms};
-
-/// Negation words. Chinese ones are matched as substrings but only where they are not
-/// part of a common non-negating word (不同, 不仅, 无论 ...).
-const NEGATIONS_ZH: &[&str] = &[
-    "不得",
-    "不能",
-    "不可",
-    "不予",
-    "不应",
-    "不会",
-    "不是",
-    "不需",
-    "不必",
-    "不要",
-    "不超过",
-    "不低于",
-    "不少于",
-    "不属于",
-    "不包括",
-    "未",
-    "无须",
-    "无需",
-    "没有",
-    "没",
-    "禁止",
-    "严禁",
-    "不",
-    "无",
-    "非",
-    "勿",
-];
-const NOT_NEGATIONS_ZH: &[&str] = &[
-    "不同",
-    "不仅",
-    "不但",
-    "不断",
-    "不论",
-    "不管",
-    "无论",
-    "非常",
-    "未来",
-    "不久",
-    "无关",
-    "毫无疑问",
-    "非法",
-    "无效",
-    "没收",
-    "淹没",
-    "埋没",
-    "出没",
-];
-const NEGATIONS_EN: &[&str] = &[
-    "not",
-    "no",
-    "never",
-    "none",
-    "cannot",
-    "without",
-    "neither",
-    "nor",
-    "n't",
-    // Lexical negations: the word itself denies.
-    "exempt",
-    "optional",
-    "unpaid",
-    "prohibited",
-    "forbidden",
-    "waived",
-];
-
-/// Chinese words that deny without a negation character: 免于审批 is 无需审批.
-const LEXICAL_NEGATIONS_ZH: &[&str] = &["免于", "免除", "豁免", "免予"];
-
-/// Bounds written with a negation (不超过 is "at most", not a denial) and fixed
-/// phrases that deny nothing; masked before negations are counted, since
-/// [`crate::text::quantity`] reads them as bounds.
-const NOT_DENIALS: &[&str] = &[
-    "不能少于",
-    "不能低于",
-    "不应低于",
-    "不可低于",
-    "不能超过",
-    "不可超过",
-    "不宜超过",
-    "不会超过",
-    "不能高于",
-    "不得少于",
-    "不得低于",
-    "不得超过",
-    "不应超过",
-    "不少于",
-    "不低于",
-    "不小于",
-    "不超过",
-    "不多于",
-    "不高于",
-    "不大于",
-    "不满",
-    "未满",
-    "不足",
-    "no less than",
-    "not less than",
-    "no fewer than",
-    "not fewer than",
-    "no more than",
-    "not more than",
-    "no longer than",
-    "no later than",
-    "not later than",
-    "not to exceed",
-    "not exceeding",
-    "not exceed",
-];
 
 /// The checkable content of one sentence.
 #[derive(Debug, Clone)]
@@ -133,8 +20,6 @@ pub struct Claim {
     /// Numbers of clause references (第四条, 第二章): checked against the whole passage,
     /// since a label is stated once at the head of its clause.
     pub references: Vec<String>,
-    /// How many negations the sentence holds.
-    pub negations: usize,
     /// Its quantities (clause references left out), with units and bounds.
     pub quantities: Vec<Quantity>,
     /// Byte ranges of its conditions ("请假3天以内的", "if you are sick …").
@@ -149,6 +34,13 @@ impl Claim {
         let mut seen = HashSet::new();
         // Numbers are compared as quantities (by value, unit and bound), not as words.
         let tokens = query_terms(&expand_contractions(sentence));
+        let quantities: Vec<Quantity> = quantities(sentence)
+            .into_iter()
+            .filter(|q| {
+                let before = sentence[..q.start].trim_end();
+                !before.ends_with('第')
+            })
+            .collect();
         let terms = tokens
             .iter()
             .filter(|t| !is_stop_word(t) && !is_number_word(t) && seen.insert((*t).clone()))
@@ -166,13 +58,6 @@ impl Claim {
                 numbers.push(m.value);
             }
         }
-        let quantities = quantities(sentence)
-            .into_iter()
-            .filter(|q| {
-                let before = sentence[..q.start].trim_end();
-                !before.ends_with('第')
-            })
-            .collect();
         let conditions = super::clauses::clauses(sentence)
             .into_iter()
             .flat_map(|c| c.conditions)
@@ -182,7 +67,6 @@ impl Claim {
             terms,
             numbers,
             references,
-            negations: negations(sentence),
             quantities,
             conditions,
             tokens,
@@ -218,6 +102,23 @@ impl Claim {
         Some(text[after_colon..].trim().to_owned())
     }
 
+    /// The sentence with its conditions blanked out.
+    pub fn without_conditions(&self) -> String {
+        let mut out = String::with_capacity(self.text.len());
+        let mut at = 0;
+        let mut conditions = self.conditions.clone();
+        conditions.sort_unstable();
+        for (s, e) in conditions {
+            if s >= at && e <= self.text.len() {
+                out.push_str(&self.text[at..s]);
+                out.push(' ');
+                at = e;
+            }
+        }
+        out.push_str(&self.text[at..]);
+        out
+    }
+
     /// Whether the claim shares a key word with `text`.
     pub fn mentions(&self, text: &str) -> bool {
         let tokens = token_set(text);
@@ -228,42 +129,6 @@ impl Claim {
     pub fn is_empty(&self) -> bool {
         self.terms.is_empty() && self.numbers.is_empty() && self.references.is_empty()
     }
-}
-
-/// `text` lower-cased with curly apostrophes made straight (don’t is don't) and the
-/// bound phrases of [`NOT_DENIALS`] masked.
-fn denial_form(text: &str) -> String {
-    let mut folded = text.to_lowercase().replace(['’', '‘', '`'], "'");
-    for w in NOT_DENIALS {
-        if !folded.contains(w) {
-            continue;
-        }
-        if !w.is_ascii() {
-            folded = folded.replace(w, &"_".repeat(w.chars().count()));
-            continue;
-        }
-        // "no more than 20 days" bounds; "do not exceed the budget" denies.
-        let mut out = String::with_capacity(folded.len());
-        let mut rest = folded.as_str();
-        while let Some(at) = rest.find(w) {
-            let after = rest[at + w.len()..].trim_start();
-            let after = after.strip_prefix('$').unwrap_or(after);
-            let bounds_a_number = after.split_whitespace().take(3).any(|t| {
-                t.starts_with(|c: char| c.is_ascii_digit())
-                    || NUMBER_WORDS_EN.iter().any(|n| t.starts_with(n))
-            });
-            out.push_str(&rest[..at]);
-            if bounds_a_number {
-                out.push_str(&"_".repeat(w.len()));
-            } else {
-                out.push_str(w);
-            }
-            rest = &rest[at + w.len()..];
-        }
-        out.push_str(rest);
-        folded = out;
-    }
-    folded
 }
 
 /// "don’t" as "do not", for words only: a contraction is not a key word of its own.
@@ -289,7 +154,7 @@ fn drop_clitics(text: &str) -> String {
 }
 
 /// English number and money words, in index form: compared as quantities.
-const NUMBER_WORDS_EN: &[&str] = &[
+pub(crate) const NUMBER_WORDS_EN: &[&str] = &[
     "one",
     "two",
     "three",
@@ -411,6 +276,93 @@ const CHECKED_ELSEWHERE: &[&str] = &[
     "文件",
 ];
 
+/// Grammatical words a summary adds or drops freely: conjunctions, pronouns,
+/// prepositions and hedges ("如果…就", "basically", "按…计算"), and the unit and range
+/// words a split number leaves behind (15天 → 天, 1到3倍 → 到, 倍; "half a year"). They
+/// state nothing the source must hold: found, they count; missing, they are not
+/// missed ([`neutral`]). Quantifiers (所有, every, any) are not among them: a
+/// claim that widens a rule to everyone says so with them; nor is 只要 ("as long as"),
+/// the word of a claim that drops a condition.
+const FUNCTION_WORDS: &[&str] = &[
+    "如果",
+    "假如",
+    "要是",
+    "若",
+    "就",
+    "就是",
+    "并且",
+    "而且",
+    "并",
+    "且",
+    "而",
+    "他",
+    "她",
+    "它",
+    "他们",
+    "她们",
+    "自己",
+    "先",
+    "再",
+    "还",
+    "也",
+    "一般",
+    "通常",
+    "基本上",
+    "按",
+    "由",
+    "从",
+    "把",
+    "被",
+    "向",
+    "给",
+    "用",
+    "则",
+    "即",
+    "的话",
+    "来",
+    "天",
+    "日",
+    "元",
+    "倍",
+    "个",
+    "月",
+    "年",
+    "周",
+    "到",
+    "至",
+    "万",
+    "千",
+    "百",
+    "basic",
+    "basical",
+    "general",
+    "usual",
+    "typic",
+    "normal",
+    "becaus",
+    "sinc",
+    "although",
+    "though",
+    "while",
+    "whilst",
+    "rather",
+    "than",
+    "just",
+    "still",
+    "alreadi",
+    "onc",
+    "then",
+    "first",
+    "happen",
+    "set",
+    "year",
+    "month",
+    "week",
+    "day",
+    "hour",
+    "half",
+];
+
 /// Whether an index token is a number or a number with its counter (5, 三天, 五个).
 fn is_number_word(t: &str) -> bool {
     if CHECKED_ELSEWHERE.contains(&t) {
@@ -427,60 +379,92 @@ fn is_number_word(t: &str) -> bool {
     numbers.first().is_some_and(|m| m.start == 0) && t[numbers[0].end..].chars().count() <= 1
 }
 
-/// What each negation in `text` denies, one entry per negation: the two characters
-/// (or the word) after it. Negation words and lexical negations (免于, exempt) count;
-/// bounds (不超过 is "at most") do not. Two texts that deny the same things agree even
-/// when one repeats a denial ("应休未休…未休年休假" says 未休 twice).
-pub fn denials(text: &str) -> Vec<String> {
-    let lower = denial_form(text);
-    let mut masked = lower.clone();
-    for w in NOT_NEGATIONS_ZH {
-        masked = masked.replace(w, &"_".repeat(w.chars().count()));
-    }
-    let chars: Vec<char> = masked.chars().collect();
-    let mut out = Vec::new();
-    let mut i = 0;
-    'outer: while i < chars.len() {
-        for w in NEGATIONS_ZH.iter().chain(LEXICAL_NEGATIONS_ZH) {
-            let wc: Vec<char> = w.chars().collect();
-            if chars[i..].starts_with(&wc) {
-                let target: String = chars[i + wc.len()..]
-                    .iter()
-                    .take_while(|c| crate::text::normalize::is_cjk(**c))
-                    .take(2)
-                    .collect();
-                out.push(target);
-                i += wc.len();
-                continue 'outer;
+/// Connectives that begin a second statement after a comma: "…，但…", ", and if …".
+const JOINS: &[&str] = &[
+    "但是",
+    "但",
+    "而且",
+    "并且",
+    "而",
+    "另外",
+    "此外",
+    "同时",
+    "and ",
+    "but ",
+    "while ",
+    "although ",
+    "though ",
+    "plus ",
+    "so ",
+    "whereas ",
+];
+
+/// The statements a sentence joins: its `；`/`;` parts, and parts after a comma that
+/// begins with a connective (", and", "，但"). Each part has key words of its own (a
+/// bare "and so on" is no statement); a sentence of one statement gives none.
+pub fn parts(sentence: &str) -> Vec<&str> {
+    let mut cuts = vec![0];
+    for (i, c) in sentence.char_indices() {
+        let after = i + c.len_utf8();
+        let cut = match c {
+            '；' | ';' => true,
+            '，' | ',' => {
+                let rest = sentence[after..].trim_start().to_lowercase();
+                JOINS.iter().any(|j| rest.starts_with(j))
             }
+            _ => false,
+        };
+        if cut && after < sentence.len() {
+            cuts.push(after);
         }
-        i += 1;
     }
-    let words: Vec<&str> = lower
-        .split(|c: char| !c.is_ascii_alphabetic() && c != '\'')
-        .filter(|w| !w.is_empty())
+    // A condition after a comma begins a statement of its own ("…书面通知，当事人想延期
+    // 开庭的，要在…").
+    let claim = Claim::of(sentence);
+    for &(s, e) in &claim.conditions {
+        let before = sentence[..s].trim_end();
+        let at = if s > 0 && before.ends_with(['，', ',']) {
+            Some(s)
+        } else if sentence[s..e].chars().any(crate::text::normalize::is_cjk) {
+            // A condition read from the clause's start: it begins after the last comma
+            // before its own "…的，".
+            let cond = sentence[s..e].trim_end_matches(['，', ',', ' ']);
+            cond.rfind(['，', ','])
+                .map(|i| s + i + cond[i..].chars().next().map_or(1, char::len_utf8))
+        } else {
+            None
+        };
+        if let Some(at) = at.filter(|&a| a > 0 && a < sentence.len() && !cuts.contains(&a)) {
+            cuts.push(at);
+        }
+    }
+    cuts.sort_unstable();
+    cuts.push(sentence.len());
+    let parts: Vec<&str> = cuts
+        .windows(2)
+        .map(|w| sentence[w[0]..w[1]].trim())
+        .filter(|p| !p.is_empty())
         .collect();
-    for (j, word) in words.iter().enumerate() {
-        if NEGATIONS_EN.contains(word) || word.ends_with("n't") {
-            let next = words[j + 1..]
-                .iter()
-                .find(|w| {
-                    !matches!(
-                        **w,
-                        "be" | "been" | "to" | "a" | "an" | "the" | "need" | "have"
-                    )
-                })
-                .copied()
-                .unwrap_or("");
-            out.push(next.to_owned());
-        }
+    if parts.len() < 2 || parts.iter().any(|p| Claim::of(p).terms.len() < 2) {
+        return Vec::new();
     }
-    out
+    parts
 }
 
-/// Counts negations in `text` (see [`denials`]).
-pub fn negations(text: &str) -> usize {
-    denials(text).len()
+/// How much a key word counts towards a claim's share of words found: a single Chinese
+/// character (算, 给, 休, 按) counts half. A faithful summary adds and drops such words
+/// freely ("按一年算" for "按一年计算"); the words that carry a rule are longer.
+pub fn weight(term: &str) -> f64 {
+    let mut chars = term.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) if crate::text::normalize::is_cjk(c) => 0.5,
+        _ => 1.0,
+    }
+}
+
+/// Whether a key word counts only when found ([`FUNCTION_WORDS`]).
+pub fn neutral(term: &str) -> bool {
+    FUNCTION_WORDS.contains(&term)
 }
 
 /// Index tokens of a passage or span, as a set for membership tests.
@@ -493,22 +477,39 @@ mod tests {
     use super::*;
 
     #[test]
-    fn negations_are_counted_in_both_languages() {
-        assert_eq!(negations("员工不得兼职"), 1);
-        assert_eq!(negations("员工可以兼职"), 0);
-        assert_eq!(negations("不同部门的规定"), 0, "不同 is not a negation");
-        assert_eq!(negations("You do not need approval"), 1);
-        assert_eq!(negations("Approval isn't needed"), 1);
-        assert_eq!(negations("Approval is needed"), 0);
-        assert_eq!(negations("You don’t need approval"), 1, "curly apostrophe");
-        assert_eq!(negations("试用期不得超过六个月"), 0, "a bound is no denial");
-        assert_eq!(negations("至少提前30日"), negations("不少于30日"));
-        assert_eq!(negations("经批准可免于审批"), 1, "lexical negation");
-        assert_eq!(negations("Attendance is optional"), 1);
+    fn a_sentence_splits_into_its_statements() {
+        assert_eq!(
+            parts("女职工生育享受98天产假，其中产前可休15天；难产的，增加产假15天。"),
+            [
+                "女职工生育享受98天产假，其中产前可休15天；",
+                "难产的，增加产假15天。"
+            ]
+        );
+        assert_eq!(
+            parts(
+                "We cover up to $500 a year on repairs, and if repairs exceed that, ask People Ops."
+            ),
+            [
+                "We cover up to $500 a year on repairs,",
+                "and if repairs exceed that, ask People Ops."
+            ]
+        );
+        assert!(parts("员工请假3天以内的，提前1个工作日申请。").is_empty());
+        assert_eq!(
+            parts("仲裁庭提前三天书面通知开庭日期，当事人想延期开庭的，要在开庭五天前提出。"),
+            [
+                "仲裁庭提前三天书面通知开庭日期，",
+                "当事人想延期开庭的，要在开庭五天前提出。"
+            ]
+        );
+        assert!(
+            parts("报销须审批；等等。").is_empty(),
+            "a part without key words"
+        );
     }
 
     #[test]
-    fn a_claim_holds_terms_numbers_and_negations() {
+    fn a_claim_holds_terms_and_numbers() {
         let c = Claim::of("单笔报销超过5,000元须经分管副总审批");
         assert!(c.terms.contains(&"报销".to_owned()), "{:?}", c.terms);
         assert_eq!(c.numbers, ["5000"]);
@@ -517,7 +518,6 @@ mod tests {
             (c.numbers, c.references),
             (vec!["5000".to_owned()], vec!["4".to_owned()])
         );
-        assert_eq!(c.negations, 0);
         assert!(Claim::of("是的。").is_empty());
     }
 }

@@ -4,10 +4,10 @@
 //!
 //! 1. Citation markers are parsed ([`citations`]); a number outside the retrieved set
 //!    is a fabricated citation.
-//! 2. The cited passage must support the sentence: at least [`SUPPORTED_SHARE`] of the
-//!    sentence's content words occur in it, every number of the sentence occurs in it
-//!    (by value: 5,000 = 5000 = 五千), and the passage sentence that matches best has
-//!    the same negation as the claim (不/未/无/禁止/不得/not/no/never).
+//! 2. The cited passage must support the sentence, judged in the clause the sentence
+//!    aligns to ([`align`]): at least [`SUPPORTED_SHARE`] of the sentence's content
+//!    words occur there, every number is there with its unit, bound and condition
+//!    ([`bindings`]), and neither denies what the other states ([`negation`]).
 //! 3. A sentence without a citation is checked against every retrieved passage.
 //!
 //! The verdict is `supported`, `partially_supported` or `unsupported`, with reasons a
@@ -21,6 +21,7 @@ pub mod citations;
 pub mod claims;
 pub mod clauses;
 pub mod modality;
+pub mod negation;
 pub mod qualifiers;
 pub mod roles;
 
@@ -167,7 +168,107 @@ pub fn check(answer: &str, passages: &[Passage]) -> Vec<SentenceVerdict> {
         .collect()
 }
 
+/// Judges one sentence; a sentence that joins two statements ("…15天；难产的，再增加15天",
+/// "…, and if repairs exceed that, …") and is not supported as a whole is supported when
+/// each of its statements is, each in its own clause ([`claims::parts`]).
 fn judge(
+    text: String,
+    start: usize,
+    end: usize,
+    cited: Vec<usize>,
+    passages: &[Passage],
+    evidence: &[Evidence],
+) -> SentenceVerdict {
+    let whole = judge_whole(text, start, end, cited, passages, evidence);
+    let parts = claims::parts(&whole.text);
+    if parts.len() < 2 {
+        return whole;
+    }
+    if whole.verdict == Verdict::Supported {
+        // Supported as a whole (two clauses read together), yet one statement, read
+        // in its own clause, is contradicted there: the numbers of two tiers swapped
+        // ("提前三天通知…五天前提出" for 五日 and 三日).
+        let contradicted = parts.iter().find_map(|part| {
+            let v = judge_whole(
+                (*part).to_owned(),
+                start,
+                end,
+                whole.citations.clone(),
+                passages,
+                evidence,
+            );
+            // Only where the whole was read: a statement aligned elsewhere on its
+            // own says nothing about the clauses the sentence was judged in.
+            let inside = match (&v.support, &whole.support) {
+                (Some(p), Some(w)) => {
+                    p.chunk_id == w.chunk_id
+                        && p.span.passage_char_start >= w.span.passage_char_start
+                        && p.span.passage_char_end <= w.span.passage_char_end
+                }
+                _ => false,
+            };
+            (inside
+                && v.verdict == Verdict::Unsupported
+                && v.reason_codes.iter().any(Message::is_contradiction))
+            .then_some(v)
+        });
+        return match contradicted {
+            Some(v) => SentenceVerdict {
+                verdict: Verdict::PartiallySupported,
+                reasons: v.reasons,
+                reason_codes: v.reason_codes,
+                support: v.support.or(whole.support),
+                ..whole
+            },
+            None => whole,
+        };
+    }
+    let mut support: Option<Support> = None;
+    for part in parts {
+        let v = judge_whole(
+            part.to_owned(),
+            start,
+            end,
+            whole.citations.clone(),
+            passages,
+            evidence,
+        );
+        if v.verdict != Verdict::Supported
+            || v.reason_codes
+                .iter()
+                .any(|r| matches!(r, Message::NotRetrieved { .. }))
+        {
+            return whole;
+        }
+        // The span shown: the first statement's, widened over the others' in the same
+        // passage.
+        match (&mut support, v.support) {
+            (None, s) => support = s,
+            (Some(a), Some(b)) if a.chunk_id == b.chunk_id => widen(a, &b, passages),
+            _ => {}
+        }
+    }
+    SentenceVerdict {
+        verdict: Verdict::Supported,
+        reasons: Vec::new(),
+        reason_codes: Vec::new(),
+        support,
+        ..whole
+    }
+}
+
+/// Widens `a` to cover `b` too (both in one passage).
+fn widen(a: &mut Support, b: &Support, passages: &[Passage]) {
+    let Some(p) = passages.iter().find(|p| p.n == a.n) else {
+        return;
+    };
+    let from = a.span.passage_char_start.min(b.span.passage_char_start);
+    let to = a.span.passage_char_end.max(b.span.passage_char_end);
+    let text: String = p.text.chars().skip(from).take(to - from).collect();
+    a.span = Highlight::of(p, from, to - from, &text);
+}
+
+fn judge_whole(
     text: String,
     start: usize,
     end: usize,
@@ -325,11 +426,7 @@ fn assess(claim: &Claim, passage: &Passage, evidence: &Evidence) -> Assessment {
         };
     };
     let found = aligned.found;
-    let share = if total == 0 {
-        1.0
-    } else {
-        found as f64 / total as f64
-    };
+    let share = aligned.share;
     let findings = bindings::compare(claim, evidence, &aligned, n);
     let contradicted = !findings.hard.is_empty();
     let mut reasons = findings.hard;

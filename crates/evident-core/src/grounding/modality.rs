@@ -43,6 +43,12 @@ const DENIALS: &[&str] = &[
     "毋须",
     "may not",
     "must not",
+    "must never",
+    "may never",
+    "can never",
+    "shall never",
+    "should never",
+    "should not",
     "cannot",
     "can not",
     "can't",
@@ -152,5 +158,13 @@ mod tests {
             None
         );
         assert_eq!(mismatch("员工享受年休假", "员工可以享受年休假"), None);
+        assert_eq!(
+            mismatch(
+                "CUI must never be kept on a laptop.",
+                "CUI can never be stored on a laptop."
+            ),
+            None,
+            "two prohibitions"
+        );
     }
 }

@@ -374,6 +374,13 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
             if words[i].2 == "twice" {
                 found.push((words[i].0, words[i].1, 2.0));
             }
+            // "half a year", "half an hour": the unit follows.
+            if words[i].2 == "half"
+                && let Some(article) = words.get(i + 1).filter(|w| w.2 == "a" || w.2 == "an")
+            {
+                found.push((words[i].0, article.1, 0.5));
+                i += 1;
+            }
             i += 1;
         }
     }
@@ -386,10 +393,50 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
     } else {
         text
     };
-    found
-        .into_iter()
-        .map(|(start, end, value)| quantity(folded, start, end, value))
-        .collect()
+    // 半个月, 半年, 半天: half a unit (一年半 is read with its unit).
+    for (at, _) in text.match_indices('半') {
+        let after = &text[at + '半'.len_utf8()..];
+        let unit = ["个月", "个小时", "小时", "年", "天", "日", "月"]
+            .iter()
+            .any(|u| after.starts_with(u));
+        let before = text[..at].chars().next_back();
+        let joined = before.is_some_and(|c| "年月天日时个".contains(c) || c.is_ascii_digit());
+        if unit && !joined && !found.iter().any(|f| f.0 <= at && at < f.1) {
+            found.push((at, at + '半'.len_utf8(), 0.5));
+        }
+    }
+    found.sort_by_key(|f| f.0);
+    // 上一年度, 下一年: the year before, not one year.
+    found.retain(|&(start, end, value)| {
+        !(value == 1.0
+            && text[..start].ends_with(['上', '下'])
+            && text[end..].starts_with(['年', '月', '个']))
+    });
+    let mut out: Vec<Quantity> = found
+        .iter()
+        .map(|&(start, end, value)| quantity(folded, start, end, value))
+        .collect();
+    // "1到3倍", "7-10 business days", "1 to 3 times": the first number of a range has
+    // the unit written after the second.
+    for i in (0..out.len().saturating_sub(1)).rev() {
+        let (a, b) = (&out[i], &out[i + 1]);
+        // From the number itself: a connector right after it may have been read as
+        // its counter (1到 as "1 到").
+        let between = folded.get(found[i].1..b.start).unwrap_or("").trim();
+        let ranged = matches!(between, "到" | "至" | "-" | "~" | "～" | "–" | "—" | "to");
+        let unitless = matches!(a.dimension, Dimension::Bare | Dimension::Count(_));
+        if ranged && unitless && !matches!(b.dimension, Dimension::Bare | Dimension::Date) {
+            let factor = if found[i + 1].2 == 0.0 {
+                1.0
+            } else {
+                b.value / found[i + 1].2
+            };
+            out[i].value = found[i].2 * factor;
+            out[i].dimension = out[i + 1].dimension.clone();
+            out[i].end = found[i].1;
+        }
+    }
+    out
 }
 
 /// Reads the unit, currency and bound words around one number.
@@ -421,13 +468,17 @@ fn quantity(text: &str, start: usize, end: usize, value: f64) -> Quantity {
         if is_year || is_month_of_date || is_day_of_date {
             dimension = Dimension::Date;
             unit_end = end + gap + after.chars().next().map_or(0, char::len_utf8);
-        } else if let Some((u, unit, factor)) = UNITS.iter().find(|(u, _, _)| {
-            after.starts_with(u)
+        } else if let Some((u, unit, factor, hyphen)) = UNITS.iter().find_map(|(u, unit, f)| {
+            // "a 4-year vesting", "a 12-month cliff": a hyphen joins an English unit.
+            let hyphen = usize::from(u.is_ascii() && gap == 0 && after.starts_with('-'));
+            let after = &after[hyphen..];
+            (after.starts_with(u)
                 && (!u.is_ascii()
-                    || !after[u.len()..].starts_with(|c: char| c.is_ascii_alphabetic()))
+                    || !after[u.len()..].starts_with(|c: char| c.is_ascii_alphabetic())))
+            .then_some((u, unit, f, hyphen))
         }) {
             value *= factor;
-            unit_end = end + gap + u.len();
+            unit_end = end + gap + hyphen + u.len();
             // 一年半, 两个半月: half a unit more.
             if text[unit_end..].starts_with('半') {
                 value += factor / 2.0;
@@ -579,6 +630,19 @@ mod tests {
         assert!(same("eight weeks", "56 days"));
         assert!(same("一年半", "十八个月"));
         assert!(same("两个半月", "2.5 months"));
+        assert!(same("a 4-year vesting", "48 months"));
+        assert!(same("half a year", "6个月"));
+        assert!(same("支付半个月工资", "0.5个月"));
+        assert!(same("半年", "六个月"));
+        let range = quantities("处1到3倍的罚款");
+        assert!(
+            range[0].same_value(&quantities("一倍")[0]),
+            "a range's first number takes the unit after it: {range:?}"
+        );
+        assert!(
+            quantities("上一年度职工月平均工资").is_empty(),
+            "the year before"
+        );
         assert!(same("２０％", "20%"));
         assert!(!same("三倍", "30%"));
         assert!(!same("5天", "5个月"));
