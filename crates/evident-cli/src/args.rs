@@ -178,8 +178,8 @@ pub enum Command {
         #[arg(long, default_value_t = 400, value_name = "N")]
         limit: usize,
         /// Hand-checked claim set (default: the held-out set beside this crate,
-        /// bench/grounding-claims-heldout.jsonl; bench/grounding-claims.jsonl is the set
-        /// the check was tuned on).
+        /// bench/grounding-claims-heldout.jsonl; grounding-claims.jsonl and
+        /// grounding-claims-tune2.jsonl there are the sets the check was tuned on).
         #[arg(long, value_name = "FILE")]
         claims: Option<PathBuf>,
         /// Which groups of the claim set: `all`, or the odd (`tune`) or even (`report`)

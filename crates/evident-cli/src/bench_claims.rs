@@ -9,13 +9,15 @@
 //! condition paired with another tier's consequence, the wrong approver, may for
 //! must, a negation by paraphrase, a made-up deadline, a dropped condition).
 //!
-//! Two sets, beside this crate:
-//! - `bench/grounding-claims.jsonl` (287 claims) is the set the check is tuned on. Its
-//!   odd groups were tuned on first and its even groups held out; once their figures
-//!   were reported, both halves were tuned on.
+//! Three sets, beside this crate:
+//! - `bench/grounding-claims.jsonl` (287 claims) is tuned on. Its odd groups were tuned
+//!   on first and its even groups held out; once their figures were reported, both
+//!   halves were tuned on.
+//! - `bench/grounding-claims-tune2.jsonl` (128 claims) is tuned on, written in the
+//!   held-out set's style by someone who saw none of its claims.
 //! - `bench/grounding-claims-heldout.jsonl` (161 claims, other quotes and documents)
-//!   was written later by someone who read neither the checker nor the first set's
-//!   claims. It is the default and the figure reported; never tune on it.
+//!   was written by someone who read neither the checker nor the first set's claims.
+//!   It is the default and the figure reported; never tune on it.
 //!
 //! Each claim is checked as a model's answer would be: the passages retrieved for the
 //! claim (top 8), the claim citing the passage that holds its source quote (or the

@@ -7,8 +7,10 @@
 //! in the source's own words ("5个工作日 applies to 请假3天以上的; for 请假3天以内的 the
 //! source says 1个工作日").
 
+use std::collections::HashSet;
+
 use super::align::{Aligned, Evidence};
-use super::claims::Claim;
+use super::claims::{Claim, token_set};
 use super::negation::{Reversal, reversal};
 use super::{modality, qualifiers, roles};
 use crate::answer::conditions::ranges;
@@ -108,7 +110,12 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
                 .iter()
                 .find(|&&i| !q.direction.opposes(window_q[i].direction))
             {
-                Some(&i) => used.push(i),
+                Some(&i) => {
+                    used.push(i);
+                    if let Some(m) = label_swap(claim, q, ev, &window_q, i, n) {
+                        f.hard.push(m);
+                    }
+                }
                 None => {
                     used.push(matches[0]);
                     f.hard.push(Message::BoundDiffers {
@@ -321,4 +328,61 @@ fn dropped_conditions(claim: &Claim, ev: &Evidence, aligned: &Aligned) -> Vec<St
         }
     }
     out
+}
+
+/// The words that label a number in a list: from the last separator before it
+/// ("…，二级伤残为25个月": 二级伤残为).
+fn label(text: &str, at: usize) -> &str {
+    let before = &text[..at];
+    let from = before
+        .rfind(['，', '；', '：', '、', ',', ';', ':', '（', '('])
+        .map_or(0, |i| {
+            i + before[i..].chars().next().map_or(1, char::len_utf8)
+        });
+    &text[from..at]
+}
+
+/// A number the claim pins to another item of the same list: "六级伤残…18个月" where
+/// the clause gives 18个月 to 五级伤残 and 16个月 to 六级伤残. Compares the words that
+/// label the number in the claim with what tells the clause's labels apart.
+fn label_swap(
+    claim: &Claim,
+    q: &Quantity,
+    ev: &Evidence,
+    window_q: &[&Quantity],
+    matched: usize,
+    n: usize,
+) -> Option<Message> {
+    // A list item's label is short ("二级伤残为", "Between 3 and 15 years:"); a
+    // sentence's opening words are no label.
+    let short = |t: &str| t.trim().chars().count() <= 16;
+    let s = window_q[matched];
+    if !short(label(&ev.text, s.start)) {
+        return None;
+    }
+    let claim_label = token_set(label(&claim.text, q.start));
+    let own = token_set(label(&ev.text, s.start));
+    window_q.iter().enumerate().find_map(|(j, x)| {
+        if j == matched
+            || x.dimension != s.dimension
+            || x.same_value(s)
+            || !short(label(&ev.text, x.start))
+        {
+            return None;
+        }
+        let theirs = token_set(label(&ev.text, x.start));
+        let mark = |a: &HashSet<String>, b: &HashSet<String>| -> HashSet<String> {
+            a.difference(b).cloned().collect()
+        };
+        let (own_mark, their_mark) = (mark(&own, &theirs), mark(&theirs, &own));
+        let says_theirs = their_mark.iter().any(|t| claim_label.contains(t));
+        let says_own = own_mark.iter().any(|t| claim_label.contains(t));
+        (says_theirs && !says_own).then(|| Message::TierMismatch {
+            n,
+            value: claim.written(q),
+            applies_to: label(&ev.text, s.start).trim().to_owned(),
+            condition: label(&claim.text, q.start).trim().to_owned(),
+            source_value: ev.written(x),
+        })
+    })
 }

@@ -429,8 +429,9 @@ pub fn parts(sentence: &str) -> Vec<&str> {
             // A condition read from the clause's start: it begins after the last comma
             // before its own "…的，".
             let cond = sentence[s..e].trim_end_matches(['，', ',', ' ']);
-            cond.rfind(['，', ','])
-                .map(|i| s + i + cond[i..].chars().next().map_or(1, char::len_utf8))
+            cond.match_indices(['，', ','])
+                .rfind(|(i, _)| !crate::text::numbers::is_thousands_comma(sentence, s + i))
+                .map(|(i, c)| s + i + c.len())
         } else {
             None
         };
@@ -495,6 +496,10 @@ mod tests {
             ]
         );
         assert!(parts("员工请假3天以内的，提前1个工作日申请。").is_empty());
+        assert!(
+            parts("单笔报销超过20,000元的，须经分管副总经理审批。").is_empty(),
+            "a thousands comma is no break"
+        );
         assert_eq!(
             parts("仲裁庭提前三天书面通知开庭日期，当事人想延期开庭的，要在开庭五天前提出。"),
             [

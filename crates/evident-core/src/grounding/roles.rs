@@ -33,11 +33,13 @@ const ENDINGS_ZH: &[&str] = &[
     "职工",
     "员工",
     "雇主",
+    // Said alone, 单位 is the employer (单位要及时出具证明); after 用人 it was found above.
+    "单位",
 ];
 
 /// The two parties of employment, by any of their names.
 const EMPLOYEE: &[&str] = &["劳动者", "职工", "员工", "employee"];
-const EMPLOYER: &[&str] = &["用人单位", "雇主", "employer"];
+const EMPLOYER: &[&str] = &["用人单位", "单位", "雇主", "employer"];
 
 /// Characters that end a title's front: verbs and particles around a title (由部门经理,
 /// 经分管副总经理, 报财务总监).
@@ -277,5 +279,9 @@ mod tests {
             "a subject the clause leaves out"
         );
         assert!(mismatches("员工可以休年假", "用人单位应当安排职工休年休假").is_empty());
+        assert!(
+            mismatches("员工离职后，单位要及时出具证明", "用人单位应当及时出具证明").is_empty(),
+            "单位 alone is the employer"
+        );
     }
 }

@@ -301,3 +301,38 @@ fn text_whose_lower_case_changes_length_never_panics() {
         assert!(!v.is_empty(), "{claim}");
     }
 }
+
+#[test]
+fn a_number_given_to_another_item_of_a_list_is_flagged() {
+    let law = vec![passage(
+        1,
+        "（一）从工伤保险基金按伤残等级支付一次性伤残补助金，标准为：五级伤残为18个月的本人工资，六级伤残为16个月的本人工资；",
+    )];
+    let (v, reasons, _) = judged("六级伤残的一次性伤残补助金是18个月的本人工资。", &law);
+    assert_eq!(v, Verdict::Unsupported, "{reasons:?}");
+    let (v, reasons, _) = judged("五级伤残的一次性伤残补助金是18个月的本人工资。", &law);
+    assert_eq!(v, Verdict::Supported, "{reasons:?}");
+}
+
+#[test]
+fn a_sentence_of_two_statements_is_judged_statement_by_statement() {
+    let law = vec![passage(
+        1,
+        "第七条 女职工生育享受98天产假，其中产前可以休假15天；难产的，增加产假15天；生育多胞胎的，每多生育1个婴儿，增加产假15天。",
+    )];
+    let (v, reasons, _) = judged("难产的再增加15天，多胞胎每多生1个婴儿也增加15天。", &law);
+    assert_eq!(v, Verdict::Supported, "{reasons:?}");
+    let arbitration = vec![passage(
+        1,
+        "第三十五条 仲裁庭应当在开庭五日前，将开庭日期、地点书面通知双方当事人。当事人有正当理由的，可以在开庭三日前请求延期开庭。",
+    )];
+    let (v, reasons, _) = judged(
+        "仲裁庭提前三天书面通知开庭日期和地点，当事人想延期开庭的，要在开庭五天前提出。",
+        &arbitration,
+    );
+    assert_ne!(
+        v,
+        Verdict::Supported,
+        "two tiers' numbers swapped: {reasons:?}"
+    );
+}

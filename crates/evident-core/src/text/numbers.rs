@@ -26,7 +26,7 @@ pub struct NumberMention {
 const DIGITS: &str = "零〇一二两三四五六七八九壹贰貳叁參肆伍陆陸柒捌玖";
 /// Place and group characters, ordinary and 大写.
 const PLACES: &str = "十百千万亿拾佰仟萬億";
-const UNITS_AFTER: &str = "日天个月年元圆倍周岁次人名条款项页章节小时分钟秒%％号种级类份";
+const UNITS_AFTER: &str = "日天个月年元圆倍周岁次人名条款项页章节小时分钟秒%％号种级类份成";
 /// What 千 (or 万) in front of them makes a unit prefix, not a multiplier: 20千克 is 20
 /// kilograms, not 20,000.
 const METRIC_AFTER: &str = "克米瓦帕卡伏赫焦字";

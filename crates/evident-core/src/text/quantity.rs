@@ -465,9 +465,20 @@ fn quantity(text: &str, start: usize, end: usize, value: f64) -> Quantity {
             && after['月'.len_utf8()..]
                 .starts_with(|c: char| c.is_ascii_digit() || "一二三四五六七八九十".contains(c));
         let is_day_of_date = after.starts_with(['日', '号']) && before.ends_with('月');
+        // 八成 is 80% (not 成为, 成员, 成年).
+        let tenths = after.starts_with('成')
+            && gap == 0
+            && value <= 10.0
+            && !after['成'.len_utf8()..].starts_with([
+                '为', '员', '本', '立', '功', '年', '人', '绩', '果', '交', '就',
+            ]);
         if is_year || is_month_of_date || is_day_of_date {
             dimension = Dimension::Date;
             unit_end = end + gap + after.chars().next().map_or(0, char::len_utf8);
+        } else if tenths {
+            value *= 0.1;
+            dimension = Dimension::Ratio;
+            unit_end = end + '成'.len_utf8();
         } else if let Some((u, unit, factor, hyphen)) = UNITS.iter().find_map(|(u, unit, f)| {
             // "a 4-year vesting", "a 12-month cliff": a hyphen joins an English unit.
             let hyphen = usize::from(u.is_ascii() && gap == 0 && after.starts_with('-'));
@@ -634,6 +645,12 @@ mod tests {
         assert!(same("half a year", "6个月"));
         assert!(same("支付半个月工资", "0.5个月"));
         assert!(same("半年", "六个月"));
+        assert!(same("八成", "80%"));
+        assert!(
+            quantities("三人成为组长")
+                .iter()
+                .all(|q| q.dimension != Dimension::Ratio)
+        );
         let range = quantities("处1到3倍的罚款");
         assert!(
             range[0].same_value(&quantities("一倍")[0]),
