@@ -298,6 +298,23 @@ fn without_conditions(ev: &Evidence, aligned: &Aligned) -> String {
 /// Words that restrict a rule to what follows them.
 const ONLY: &[&str] = &["only", "仅限", "仅", "只有", "只", "限于", "exclusively"];
 
+/// Words with which a claim calls a condition enough (or none needed).
+const SUFFICIENT: &[&str] = &[
+    "只要",
+    "只需",
+    "凡是",
+    "一律",
+    "无论",
+    "不管",
+    "不论",
+    "自动",
+    "as long as",
+    "whenever",
+    "regardless",
+    "no matter",
+    "automatically",
+];
+
 /// The conditions of the aligned clause that the claim leaves out.
 fn dropped_conditions(claim: &Claim, ev: &Evidence, aligned: &Aligned) -> Vec<String> {
     let lower_claim = claim.text.to_lowercase();
@@ -320,10 +337,29 @@ fn dropped_conditions(claim: &Claim, ev: &Evidence, aligned: &Aligned) -> Vec<St
             .iter()
             .any(|w| lower.contains(w) && !lower_claim.contains(w));
 
+        // "只要…就", "as long as", "whenever": the claim calls its own condition enough,
+        // while the clause's condition asks for more than the claim says.
+        // Asks for more: most of the condition's words are not in the claim.
+        let sufficiency_dropped = SUFFICIENT.iter().any(|w| lower_claim.contains(w)) && {
+            let said: HashSet<String> = claim.tokens.iter().cloned().collect();
+            let words: Vec<String> = token_set(condition)
+                .into_iter()
+                .filter(|t| {
+                    !crate::search::stopwords::is_stop_word(t)
+                        && if t.is_ascii() {
+                            t.len() >= 4
+                        } else {
+                            t.chars().count() >= 2
+                        }
+                })
+                .collect();
+            let unsaid = words.iter().filter(|t| !said.contains(*t)).count();
+            unsaid >= 2 && unsaid * 2 > words.len()
+        };
         // A table cell's header conditions only the value beside it.
         let is_cell = ev.is_cell_header(s);
         let cell_dropped = is_cell && ev.cell_value_claimed(claim, s) && !claim.mentions(condition);
-        if (!is_cell && (range_dropped || scope_dropped)) || cell_dropped {
+        if (!is_cell && (range_dropped || scope_dropped || sufficiency_dropped)) || cell_dropped {
             out.push(condition.trim().to_owned());
         }
     }

@@ -336,3 +336,16 @@ fn a_sentence_of_two_statements_is_judged_statement_by_statement() {
         "two tiers' numbers swapped: {reasons:?}"
     );
 }
+
+#[test]
+fn a_claim_that_calls_one_condition_enough_drops_the_others() {
+    let law = vec![passage(
+        1,
+        "第二十七条 用人单位濒临破产进行法定整顿期间或者生产经营状况发生严重困难，确需裁减人员的，应当提前三十日向工会或者全体职工说明情况，听取工会或者职工的意见，经向劳动行政部门报告后，可以裁减人员。",
+    )];
+    let (v, reasons, _) = judged(
+        "用人单位只要提前三十日向工会或全体职工说明情况，就可以裁减人员。",
+        &law,
+    );
+    assert_ne!(v, Verdict::Supported, "{reasons:?}");
+}
