@@ -11,6 +11,7 @@ use std::collections::HashSet;
 
 use super::align::{Aligned, Evidence};
 use super::claims::{Claim, token_set};
+use super::clauses::without_spans;
 use super::negation::{Reversal, reversal};
 use super::{modality, qualifiers, roles};
 use crate::answer::conditions::ranges;
@@ -280,19 +281,8 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
 /// The aligned window's text with its conditions blanked out.
 fn without_conditions(ev: &Evidence, aligned: &Aligned) -> String {
     let (start, end) = aligned.span(ev);
-    let mut out = String::new();
-    let mut at = start;
-    let mut conditions: Vec<(usize, usize)> = aligned.conditions(ev).copied().collect();
-    conditions.sort_unstable();
-    for (s, e) in conditions {
-        if s >= at && e <= end {
-            out.push_str(&ev.text[at..s]);
-            out.push(' ');
-            at = e;
-        }
-    }
-    out.push_str(&ev.text[at..end]);
-    out
+    let conditions: Vec<(usize, usize)> = aligned.conditions(ev).copied().collect();
+    without_spans(&ev.text, start, end, &conditions)
 }
 
 /// Words that restrict a rule to what follows them.

@@ -104,19 +104,20 @@ impl Claim {
 
     /// The sentence with its conditions blanked out.
     pub fn without_conditions(&self) -> String {
-        let mut out = String::with_capacity(self.text.len());
-        let mut at = 0;
-        let mut conditions = self.conditions.clone();
-        conditions.sort_unstable();
-        for (s, e) in conditions {
-            if s >= at && e <= self.text.len() {
-                out.push_str(&self.text[at..s]);
-                out.push(' ');
-                at = e;
-            }
+        super::clauses::without_spans(&self.text, 0, self.text.len(), &self.conditions)
+    }
+
+    /// The statements the sentence joins ([`parts`]), each analysed as a claim of its
+    /// own; none when it states one thing.
+    pub fn statements(&self) -> Vec<Claim> {
+        let parts: Vec<Claim> = statement_ranges(&self.text, &self.conditions)
+            .into_iter()
+            .map(|(s, e)| Claim::of(&self.text[s..e]))
+            .collect();
+        if parts.len() < 2 || parts.iter().any(|p| p.terms.len() < 2) {
+            return Vec::new();
         }
-        out.push_str(&self.text[at..]);
-        out
+        parts
     }
 
     /// Whether the claim shares a key word with `text`.
@@ -399,10 +400,24 @@ const JOINS: &[&str] = &[
     "whereas ",
 ];
 
-/// The statements a sentence joins: its `；`/`;` parts, and parts after a comma that
-/// begins with a connective (", and", "，但"). Each part has key words of its own (a
-/// bare "and so on" is no statement); a sentence of one statement gives none.
+/// The statements a sentence joins: its `；`/`;` parts, parts after a comma that begins
+/// with a connective (", and", "，但"), and a condition after a comma. Each part has key
+/// words of its own (a bare "and so on" is no statement); a sentence of one statement
+/// gives none. See [`Claim::statements`].
 pub fn parts(sentence: &str) -> Vec<&str> {
+    let claim = Claim::of(sentence);
+    if claim.statements().is_empty() {
+        return Vec::new();
+    }
+    statement_ranges(sentence, &claim.conditions)
+        .into_iter()
+        .map(|(s, e)| &sentence[s..e])
+        .collect()
+}
+
+/// Byte ranges (trimmed, non-empty) of the statements of `sentence`, whose conditions
+/// are `conditions`.
+fn statement_ranges(sentence: &str, conditions: &[(usize, usize)]) -> Vec<(usize, usize)> {
     let mut cuts = vec![0];
     for (i, c) in sentence.char_indices() {
         let after = i + c.len_utf8();
@@ -420,8 +435,7 @@ pub fn parts(sentence: &str) -> Vec<&str> {
     }
     // A condition after a comma begins a statement of its own ("…书面通知，当事人想延期
     // 开庭的，要在…").
-    let claim = Claim::of(sentence);
-    for &(s, e) in &claim.conditions {
+    for &(s, e) in conditions {
         let before = sentence[..s].trim_end();
         let at = if s > 0 && before.ends_with(['，', ',']) {
             Some(s)
@@ -441,15 +455,14 @@ pub fn parts(sentence: &str) -> Vec<&str> {
     }
     cuts.sort_unstable();
     cuts.push(sentence.len());
-    let parts: Vec<&str> = cuts
-        .windows(2)
-        .map(|w| sentence[w[0]..w[1]].trim())
-        .filter(|p| !p.is_empty())
-        .collect();
-    if parts.len() < 2 || parts.iter().any(|p| Claim::of(p).terms.len() < 2) {
-        return Vec::new();
-    }
-    parts
+    cuts.windows(2)
+        .filter_map(|w| {
+            let part = &sentence[w[0]..w[1]];
+            let start = w[0] + (part.len() - part.trim_start().len());
+            let len = part.trim().len();
+            (len > 0).then_some((start, start + len))
+        })
+        .collect()
 }
 
 /// How much a key word counts towards a claim's share of words found: a single Chinese

@@ -70,6 +70,24 @@ const IF_EN_INSIDE: &[&str] = &[
     " with less than ",
 ];
 
+/// `text[start..end]` with the condition spans inside it blanked out (each one a
+/// space), for comparing what a clause or claim states apart from its conditions.
+pub fn without_spans(text: &str, start: usize, end: usize, spans: &[(usize, usize)]) -> String {
+    let mut spans = spans.to_vec();
+    spans.sort_unstable();
+    let mut out = String::with_capacity(end - start);
+    let mut at = start;
+    for (s, e) in spans {
+        if s >= at && e <= end {
+            out.push_str(&text[at..s]);
+            out.push(' ');
+            at = e;
+        }
+    }
+    out.push_str(&text[at..end]);
+    out
+}
+
 /// Splits a passage into clauses.
 pub fn clauses(text: &str) -> Vec<Clause> {
     let mut spans: Vec<(usize, usize, bool)> = Vec::new();

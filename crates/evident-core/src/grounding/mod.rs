@@ -170,7 +170,7 @@ pub fn check(answer: &str, passages: &[Passage]) -> Vec<SentenceVerdict> {
 
 /// Judges one sentence; a sentence that joins two statements ("…15天；难产的，再增加15天",
 /// "…, and if repairs exceed that, …") and is not supported as a whole is supported when
-/// each of its statements is, each in its own clause ([`claims::parts`]).
+/// each of its statements is, each in its own clause ([`Claim::statements`]).
 fn judge(
     text: String,
     start: usize,
@@ -179,24 +179,29 @@ fn judge(
     passages: &[Passage],
     evidence: &[Evidence],
 ) -> SentenceVerdict {
-    let whole = judge_whole(text, start, end, cited, passages, evidence);
-    let parts = claims::parts(&whole.text);
-    if parts.len() < 2 {
+    // The sentence is analysed once; its statements only when it joins several.
+    let claim = Claim::of(&text);
+    let whole = judge_whole(&claim, start, end, cited, passages, evidence);
+    let parts = claim.statements();
+    if parts.is_empty() {
         return whole;
     }
+    let judge_part = |part: &Claim| {
+        judge_whole(
+            part,
+            start,
+            end,
+            whole.citations.clone(),
+            passages,
+            evidence,
+        )
+    };
     if whole.verdict == Verdict::Supported {
         // Supported as a whole (two clauses read together), yet one statement, read
         // in its own clause, is contradicted there: the numbers of two tiers swapped
         // ("提前三天通知…五天前提出" for 五日 and 三日).
         let contradicted = parts.iter().find_map(|part| {
-            let v = judge_whole(
-                (*part).to_owned(),
-                start,
-                end,
-                whole.citations.clone(),
-                passages,
-                evidence,
-            );
+            let v = judge_part(part);
             // Only where the whole was read: a statement aligned elsewhere on its
             // own says nothing about the clauses the sentence was judged in.
             let inside = match (&v.support, &whole.support) {
@@ -224,15 +229,8 @@ fn judge(
         };
     }
     let mut support: Option<Support> = None;
-    for part in parts {
-        let v = judge_whole(
-            part.to_owned(),
-            start,
-            end,
-            whole.citations.clone(),
-            passages,
-            evidence,
-        );
+    for part in &parts {
+        let v = judge_part(part);
         if v.verdict != Verdict::Supported
             || v.reason_codes
                 .iter()
@@ -269,14 +267,14 @@ fn widen(a: &mut Support, b: &Support, passages: &[Passage]) {
 }
 
 fn judge_whole(
-    text: String,
+    claim: &Claim,
     start: usize,
     end: usize,
     cited: Vec<usize>,
     passages: &[Passage],
     evidence: &[Evidence],
 ) -> SentenceVerdict {
-    let claim = Claim::of(&text);
+    let text = claim.text.clone();
     let mut reasons = Vec::new();
     let known = |n: usize| passages.iter().position(|p| p.n == n);
     let fabricated: Vec<usize> = cited
@@ -306,7 +304,7 @@ fn judge_whole(
     let best_of = |indices: &[usize]| -> Option<Assessment> {
         indices
             .iter()
-            .map(|&i| assess(&claim, &passages[i], &evidence[i]))
+            .map(|&i| assess(claim, &passages[i], &evidence[i]))
             .max_by(better)
     };
     let all: Vec<usize> = (0..passages.len()).collect();
@@ -330,7 +328,7 @@ fn judge_whole(
         // contradict it.
         let mut assessed: Vec<Assessment> = all
             .iter()
-            .map(|&i| assess(&claim, &passages[i], &evidence[i]))
+            .map(|&i| assess(claim, &passages[i], &evidence[i]))
             .collect();
         let best = (0..assessed.len())
             .max_by(|&a, &b| better(&assessed[a], &assessed[b]))

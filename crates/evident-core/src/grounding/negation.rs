@@ -248,10 +248,7 @@ fn target_zh(chars: &[char]) -> String {
 fn skip_zh(chars: &[char]) -> usize {
     let mut at = 0;
     loop {
-        if let Some(w) = QUANTIFIERS_ZH.iter().find(|w| {
-            let mut c = chars[at..].iter();
-            w.chars().all(|x| c.next() == Some(&x))
-        }) {
+        if let Some(w) = QUANTIFIERS_ZH.iter().find(|w| begins(&chars[at..], w)) {
             at += w.chars().count();
         } else if chars.get(at).is_some_and(|c| SKIP_ZH.contains(*c)) {
             at += 1;
@@ -261,12 +258,19 @@ fn skip_zh(chars: &[char]) -> usize {
     }
 }
 
-/// Whether a Chinese negation word begins `chars`.
-fn starts_negation(chars: &[char]) -> bool {
-    NEGATIONS_ZH.iter().chain(LEXICAL_NEGATIONS_ZH).any(|w| {
-        let mut c = chars.iter();
-        w.chars().all(|x| c.next() == Some(&x))
-    })
+/// Whether the word `w` begins `chars`.
+fn begins(chars: &[char], w: &str) -> bool {
+    let mut c = chars.iter();
+    w.chars().all(|x| c.next() == Some(&x))
+}
+
+/// The Chinese negation word that begins `chars`, if any (longest spellings first).
+fn negation_at(chars: &[char]) -> Option<&'static str> {
+    NEGATIONS_ZH
+        .iter()
+        .chain(LEXICAL_NEGATIONS_ZH)
+        .find(|w| begins(chars, w))
+        .copied()
 }
 
 fn read(text: &str) -> Read {
@@ -280,62 +284,57 @@ fn read(text: &str) -> Read {
     let mut chars: Vec<char> = form.chars().collect();
     let mut denials = Vec::new();
     let mut i = 0;
-    'outer: while i < chars.len() {
-        for w in NEGATIONS_ZH.iter().chain(LEXICAL_NEGATIONS_ZH) {
-            let wc: Vec<char> = w.chars().collect();
-            if !chars[i..].starts_with(&wc) {
+    while i < chars.len() {
+        let Some(w) = negation_at(&chars[i..]) else {
+            i += 1;
+            continue;
+        };
+        let at = i + w.chars().count();
+        // A negation reaches the words right after it, and what is coordinated with
+        // them up to the end of its clause or the next negation (不得延长…或者安排).
+        let clause_end = (at..chars.len())
+            .find(|&k| CLAUSE_END_ZH.contains(chars[k]) || negation_at(&chars[k..]).is_some())
+            .unwrap_or(chars.len())
+            .min(at + CLAUSE_ZH);
+        let end = clause_end.min(at + SCOPE_ZH);
+        // A new predicate (会, 就, 则 …) after the denied word ends the reach.
+        let lead = skip_zh(&chars[at..end]);
+        let end = (at + lead + 1..end)
+            .find(|&k| PREDICATE_ZH.contains(chars[k]))
+            .unwrap_or(end);
+        let first = target_zh(&chars[at..end]);
+        // What is masked (no longer stated plainly) is the denied word itself.
+        let denied_end = at + lead + first.chars().count();
+        let mut targets = vec![first];
+        let mut scope = vec![chars[at..end].iter().collect::<String>()];
+        let mut k = end;
+        while k < clause_end {
+            let coordinated = COORDINATORS_ZH
+                .iter()
+                .find(|c| begins(&chars[k..clause_end], c))
+                .map(|c| c.chars().count());
+            let Some(len) = coordinated else {
+                k += 1;
                 continue;
-            }
-            let at = i + wc.len();
-            // A negation reaches the words right after it, and what is coordinated with
-            // them up to the end of its clause or the next negation (不得延长…或者安排).
-            let clause_end = (at..chars.len())
-                .find(|&k| CLAUSE_END_ZH.contains(chars[k]) || starts_negation(&chars[k..]))
-                .unwrap_or(chars.len())
-                .min(at + CLAUSE_ZH);
-            let end = clause_end.min(at + SCOPE_ZH);
-            // A new predicate (会, 就, 则 …) after the denied word ends the reach.
-            let lead = skip_zh(&chars[at..end]);
-            let end = (at + lead + 1..end)
-                .find(|&k| PREDICATE_ZH.contains(chars[k]))
-                .unwrap_or(end);
-            let first = target_zh(&chars[at..end]);
-            // What is masked (no longer stated plainly) is the denied word itself.
-            let skip = skip_zh(&chars[at..end]);
-            let denied_end = at + skip + first.chars().count();
-            let mut targets = vec![first];
-            let mut scope = vec![chars[at..end].iter().collect::<String>()];
-            let mut k = end;
-            while k < clause_end {
-                let coordinated = COORDINATORS_ZH.iter().find_map(|c| {
-                    let cc: Vec<char> = c.chars().collect();
-                    chars[k..clause_end].starts_with(&cc).then_some(cc.len())
-                });
-                let Some(len) = coordinated else {
-                    k += 1;
-                    continue;
-                };
-                let target = target_zh(&chars[k + len..clause_end]);
-                let skip = skip_zh(&chars[k + len..]);
-                let t_end = k + len + skip + target.chars().count();
-                for c in &mut chars[k + len..t_end] {
-                    *c = '_';
-                }
-                scope.push(target.clone());
-                targets.push(target);
-                k = t_end.max(k + 1);
-            }
-            targets.retain(|t| !t.is_empty());
-            if !targets.is_empty() {
-                denials.push(Denial { targets, scope });
-            }
-            for c in &mut chars[i..denied_end] {
+            };
+            let target = target_zh(&chars[k + len..clause_end]);
+            let skip = skip_zh(&chars[k + len..]);
+            let t_end = k + len + skip + target.chars().count();
+            for c in &mut chars[k + len..t_end] {
                 *c = '_';
             }
-            i = denied_end.max(i + 1);
-            continue 'outer;
+            scope.push(target.clone());
+            targets.push(target);
+            k = t_end.max(k + 1);
         }
-        i += 1;
+        targets.retain(|t| !t.is_empty());
+        if !targets.is_empty() {
+            denials.push(Denial { targets, scope });
+        }
+        for c in &mut chars[i..denied_end] {
+            *c = '_';
+        }
+        i = denied_end.max(i + 1);
     }
     let plain_zh: String = chars.into_iter().collect();
 
