@@ -3,10 +3,13 @@
 # over WebDriver by tauri-driver. Screenshots and timings land in test-output/e2e/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! command -v xvfb-run >/dev/null 2>&1; then
-  echo "e2e: skipped — xvfb-run is not installed, so no display can be started" >&2
-  exit 0
-fi
+# A missing tool is a failure, not a skip: a green run must mean the window was tested.
+for tool in xvfb-run xdotool WebKitWebDriver; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "e2e: FAILED — $tool is not installed; run scripts/setup.sh --test to install the test tools" >&2
+    exit 1
+  fi
+done
 command -v tauri-driver >/dev/null 2>&1 || cargo install tauri-driver --version '^2' --locked
 # The WebDriver client: Debian's python3-selenium (setup.sh --test), or pip's.
 PY=python3

@@ -27,7 +27,8 @@ use evident_core::search::{
     Evidence, Highlight, Passage, Query, Ranks, RetrievalInfo, RetrievalMode, SearchResult, Term,
 };
 use evident_core::store::VectorCoverage;
-use evident_core::store::{DocumentRecord, HistoryEntry, StoredPassage};
+use evident_core::store::{DocumentRecord, StoredPassage};
+use evident_core::userdata::HistoryEntry;
 
 fn decl<T: TS + 'static>(cfg: &Config) -> String {
     format!("export {}\n", T::decl(cfg))

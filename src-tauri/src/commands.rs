@@ -12,9 +12,11 @@ use evident_core::import::{
 };
 use evident_core::search::aliases::AliasWarning;
 use evident_core::search::{Aliases, SearchOptions};
-use evident_core::store::{DocumentRecord, HistoryEntry, Store};
+use evident_core::store::{DocumentRecord, Store};
+use evident_core::userdata::HistoryEntry;
 use serde::{Deserialize, Serialize};
 use tauri::{AppHandle, Emitter, Manager, State};
+use tauri_plugin_dialog::DialogExt;
 use tauri_plugin_opener::OpenerExt;
 
 use evident_core::model::OLLAMA_DEFAULT_URL;
@@ -53,6 +55,9 @@ pub struct AppInfo {
     pub documents: usize,
     /// Default retrieval settings.
     pub defaults: Retrieval,
+    /// What happened on start that the user should know (a damaged history recovered,
+    /// an index re-built for a new tokenizer).
+    pub notices: Vec<String>,
 }
 
 /// An answer and where it was stored in the history.
@@ -140,7 +145,9 @@ fn blocking_error(e: impl std::fmt::Display) -> CommandError {
 /// Database path, document count and default settings.
 #[tauri::command]
 pub async fn app_info(state: State<'_, AppState>) -> CommandResult<AppInfo> {
-    let documents = state.with_store(|s| Ok(s.documents()?.len()))?;
+    let (documents, mut notices) =
+        state.with_store(|s| Ok((s.documents()?.len(), s.notices().to_vec())))?;
+    notices.extend(state.with_user(|u| Ok(u.notices().to_vec()))?);
     let defaults = SearchOptions::default();
     Ok(AppInfo {
         db_path: state.db_path.display().to_string(),
@@ -149,6 +156,7 @@ pub async fn app_info(state: State<'_, AppState>) -> CommandResult<AppInfo> {
             k: defaults.k,
             floor: defaults.floor,
         },
+        notices,
     })
 }
 
@@ -171,11 +179,9 @@ pub async fn ask(
             search: retrieval.options(&state),
             ..AskOptions::default()
         };
-        state.with_store(|store| {
-            let answer = answer::ask(store, &question, &aliases, &options)?;
-            let history_id = store.record_answer(&answer)?;
-            Ok(AskResult { history_id, answer })
-        })
+        let answer = state.with_store(|store| answer::ask(store, &question, &aliases, &options))?;
+        let history_id = state.with_user(|user| user.record_answer(&answer))?;
+        Ok(AskResult { history_id, answer })
     })
     .await
     .map_err(blocking_error)?
@@ -384,31 +390,63 @@ pub async fn document_view(state: State<'_, AppState>, id: i64) -> CommandResult
 /// The bytes of a PDF document's source file, for pdf.js.
 #[tauri::command]
 pub async fn pdf_bytes(state: State<'_, AppState>, id: i64) -> CommandResult<tauri::ipc::Response> {
-    let path = source_path(&state, id)?;
-    let bytes = std::fs::read(&path).map_err(|e| {
-        CommandError::new(
+    let path = library_file(&state, id, Some(DocumentKind::Pdf))?;
+    let bytes = evident_core::limits::read_capped(
+        &path,
+        evident_core::limits::MAX_PDF_BYTES,
+        "PDF documents",
+    )
+    .map_err(|e| match e {
+        evident_core::Error::Io { source, .. } => CommandError::new(
             "io",
             format!(
-                "cannot read {}: {e} (was it moved or deleted?)",
+                "cannot read {}: {source} (was it moved or deleted?)",
                 path.display()
             ),
-        )
+        ),
+        other => other.into(),
     })?;
     Ok(tauri::ipc::Response::new(bytes))
 }
 
-fn source_path(state: &AppState, id: i64) -> CommandResult<PathBuf> {
-    state.with_store(|s| {
+/// The source file of library document `id`, re-checked on disk: it must still be a
+/// regular file of a kind Evident reads (of `kind`, if given). The database is only a
+/// cache; whatever path it holds is never handed on unchecked.
+fn library_file(state: &AppState, id: i64, kind: Option<DocumentKind>) -> CommandResult<PathBuf> {
+    let document = state.with_store(|s| {
         s.document(id)?
-            .map(|d| d.path)
             .ok_or_else(|| evident_core::Error::DocumentNotFound(id.to_string()))
-    })
+    })?;
+    let path = document.path;
+    let refuse = |why: &str| {
+        CommandError::new(
+            "bad_input",
+            format!("{} is not opened: {why}", path.display()),
+        )
+    };
+    if kind.is_some_and(|k| k != document.kind) {
+        return Err(refuse("it is not a document of that kind"));
+    }
+    if DocumentKind::from_path(&path) != Some(document.kind) {
+        return Err(refuse("its name is not that of a document Evident reads"));
+    }
+    match std::fs::metadata(&path) {
+        Ok(m) if m.is_file() => Ok(path),
+        Ok(_) => Err(refuse("it is no longer a file")),
+        Err(e) => Err(CommandError::new(
+            "io",
+            format!(
+                "cannot open {}: {e} (was it moved or deleted?)",
+                path.display()
+            ),
+        )),
+    }
 }
 
 /// Hands a document's source file to the operating system's default app.
 #[tauri::command]
 pub async fn open_source(app: AppHandle, state: State<'_, AppState>, id: i64) -> CommandResult<()> {
-    let path = source_path(&state, id)?;
+    let path = library_file(&state, id, None)?;
     app.opener()
         .open_path(path.to_string_lossy(), None::<&str>)
         .map_err(|e| CommandError::new("io", format!("cannot open {}: {e}", path.display())))
@@ -429,24 +467,59 @@ pub async fn export_answer(answer: Answer, format: String, lang: String) -> Comm
     }
 }
 
-/// Writes an export to the path the user chose in the save dialog.
+/// Exports the answer to a file the user picks in the native save dialog, shown here
+/// in Rust so that the web view never names a path to write: the only path written is
+/// the one the dialog returned. `title` is the dialog's title in the window's language.
+/// Returns the saved path, or `None` when the user cancelled.
 #[tauri::command]
-pub async fn save_text(path: String, contents: String) -> CommandResult<()> {
-    std::fs::write(&path, contents)
-        .map_err(|e| CommandError::new("io", format!("cannot write {path}: {e}")))
+pub async fn save_export(
+    window: tauri::WebviewWindow,
+    answer: Answer,
+    format: String,
+    lang: String,
+    title: String,
+) -> CommandResult<Option<String>> {
+    let contents = export_answer(answer, format.clone(), lang).await?;
+    let (name, ext) = if format == "html" {
+        ("HTML", "html")
+    } else {
+        ("Markdown", "md")
+    };
+    tauri::async_runtime::spawn_blocking(move || -> CommandResult<Option<String>> {
+        let chosen = window
+            .dialog()
+            .file()
+            .set_parent(&window)
+            .set_title(title)
+            .set_file_name(format!("evident-answer.{ext}"))
+            .add_filter(name, &[ext])
+            .blocking_save_file();
+        let Some(chosen) = chosen else {
+            return Ok(None);
+        };
+        let path = chosen.into_path().map_err(|e| {
+            CommandError::new("io", format!("the chosen place cannot be written: {e}"))
+        })?;
+        std::fs::write(&path, contents).map_err(|e| {
+            CommandError::new("io", format!("cannot write {}: {e}", path.display()))
+        })?;
+        Ok(Some(path.display().to_string()))
+    })
+    .await
+    .map_err(blocking_error)?
 }
 
 /// The latest questions, newest first.
 #[tauri::command]
 pub async fn history(state: State<'_, AppState>, limit: usize) -> CommandResult<Vec<HistoryEntry>> {
-    state.with_store(|s| s.history(limit))
+    state.with_user(|u| u.history(limit.min(10_000)))
 }
 
 /// A past answer, to reopen it.
 #[tauri::command]
 pub async fn history_answer(state: State<'_, AppState>, id: i64) -> CommandResult<Answer> {
-    state.with_store(|s| {
-        s.history_answer(id)?
+    state.with_user(|u| {
+        u.history_answer(id)?
             .ok_or_else(|| evident_core::Error::DocumentNotFound(format!("history entry {id}")))
     })
 }
@@ -458,21 +531,29 @@ pub async fn set_feedback(
     id: i64,
     feedback: Option<i64>,
 ) -> CommandResult<()> {
-    state.with_store(|s| s.set_feedback(id, feedback))
+    let found = state.with_user(|u| u.set_feedback(id, feedback))?;
+    if found {
+        Ok(())
+    } else {
+        Err(CommandError::new(
+            "not_found",
+            format!("there is no past question {id}"),
+        ))
+    }
 }
 
 /// The user's alias table as text.
 #[tauri::command]
 pub async fn get_aliases(state: State<'_, AppState>) -> CommandResult<String> {
     let path = Aliases::path_for(&state.db_path);
-    match std::fs::read_to_string(&path) {
-        Ok(text) => Ok(text),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
-        Err(e) => Err(CommandError::new(
-            "io",
-            format!("cannot read {}: {e}", path.display()),
-        )),
-    }
+    let bytes = evident_core::limits::read_capped_if_present(
+        &path,
+        evident_core::limits::MAX_USER_FILE_BYTES,
+        "alias tables",
+    )?;
+    Ok(bytes
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default())
 }
 
 /// Saves the alias table; returns the lines that could not be used.
@@ -482,6 +563,16 @@ pub async fn set_aliases(
     text: String,
 ) -> CommandResult<Vec<AliasWarning>> {
     let path = Aliases::path_for(&state.db_path);
+    if text.len() as u64 > evident_core::limits::MAX_USER_FILE_BYTES {
+        return Err(CommandError::new(
+            "bad_input",
+            format!(
+                "the alias table is {} MB; it can hold up to {} MB",
+                text.len().div_ceil(1 << 20),
+                evident_core::limits::MAX_USER_FILE_BYTES >> 20
+            ),
+        ));
+    }
     let (_, warnings) = Aliases::parse(&text);
     std::fs::write(&path, text)
         .map_err(|e| CommandError::new("io", format!("cannot write {}: {e}", path.display())))?;

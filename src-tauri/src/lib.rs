@@ -41,7 +41,7 @@ pub fn run() {
             commands::pdf_bytes,
             commands::open_source,
             commands::export_answer,
-            commands::save_text,
+            commands::save_export,
             commands::history,
             commands::history_answer,
             commands::set_feedback,

@@ -118,6 +118,19 @@ def check_flagged(driver, text: str):
     return flagged[0], reasons
 
 
+def history_entries(driver) -> list[str]:
+    """The History tab's entries as shown (question, status, feedback; not the time)."""
+    by_testid(driver, "tab-history").click()
+    WebDriverWait(driver, 10).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, ".history-page li")
+    )
+    time.sleep(0.3)
+    return driver.execute_script(
+        "return [...document.querySelectorAll('[data-testid=history-entry]')].map(li =>"
+        " [...li.children].filter(c => c.tagName !== 'TIME').map(c => c.textContent).join(' | '))"
+    )
+
+
 def reload_ready(driver) -> None:
     driver.execute_script("location.reload()")
     WebDriverWait(driver, 20).until(
@@ -270,6 +283,20 @@ def main() -> int:
               and "<script" not in html.lower() and " src=" not in html.lower() and "<link" not in html.lower(),
               "the HTML export is one self-contained page with the quoted source and no script")
         shot(driver, "03b-after-export")
+        # The web view cannot name a path to write: the old command that took one is gone.
+        refused = driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "window.__TAURI_INTERNALS__.invoke('save_text', {path: arguments[0], contents: 'pwned'})"
+            ".then(() => done('written'), (e) => done(String(e?.message ?? e)));",
+            str(data / "export" / "chosen-by-page.txt"),
+        )
+        check(refused != "written" and not (data / "export" / "chosen-by-page.txt").exists(),
+              f"a save to a path the dialog did not return is refused ({refused[:80]})")
+        # Feedback on this answer; it must outlive the rebuilds below.
+        by_testid(driver, "feedback-helpful").click()
+        WebDriverWait(driver, 5).until(
+            lambda d: by_testid(d, "feedback-helpful").get_attribute("aria-pressed") == "true"
+        )
 
         # English question; a PDF citation opens the rendered page.
         timings["question_to_answer_en_ms"] = ask(driver, "How many weeks of parental leave do birthing parents get?")
@@ -417,6 +444,10 @@ def main() -> int:
         if memory:
             timings["idle_rss_mb_app_and_webkit"] = memory
 
+        history_before = history_entries(driver)
+        check(len(history_before) >= 2 and any("＋" in e for e in history_before),
+              f"the History tab lists the questions asked, with their feedback ({len(history_before)})")
+
         # Rebuild from the source files, from the Library.
         by_testid(driver, "tab-library").click()
         by_testid(driver, "library-rebuild").click()
@@ -426,6 +457,8 @@ def main() -> int:
         check("5" in summary.text and "failed 0" in summary.text.replace("失败 0", "failed 0"),
               f"Rebuild index re-reads every document ({summary.text})")
         shot(driver, "10-rebuilt")
+        check(history_entries(driver) == history_before,
+              "Rebuild index keeps every past question and its feedback")
         driver.quit()
         driver = None
 
@@ -447,6 +480,64 @@ def main() -> int:
         ask_ok = driver.execute_script("return document.querySelector('.status-bar [role=alert]') === null")
         check(ask_ok, "after the rebuild the app works without an error")
         shot(driver, "12-after-rebuild-from-damage")
+        check(history_entries(driver) == history_before,
+              "the way out of a damaged database keeps every past question and its feedback")
+        shot(driver, "13-history-kept")
+
+        # Memory of the viewer: PDFs from the corpus, 20 source clicks across them.
+        corpus = Path(os.environ.get("EVIDENT_EVAL_DIR", str(ROOT.parent / "shared" / "eval"))) / "corpus"
+        pdfs = sorted(corpus.glob("pdf-*/*.pdf"))
+        if pdfs:
+            more = data / "pdfs"
+            more.mkdir()
+            for f in pdfs:
+                shutil.copy(f, more / f.name)
+            subprocess.run([cli, "--db", str(db), "import", str(more)], capture_output=True, env=env)
+            reload_ready(driver)
+            by_testid(driver, "tab-ask").click()
+            time.sleep(3)
+            timings["pss_mb_idle_all_processes"] = driver_pss()
+            clicks = 0
+            questions = ["试用期最长不得超过多久？", "工伤认定申请的时限是多少？",
+                         "What is the per diem for meals when travelling?",
+                         "How does trace-based compilation record loops?",
+                         "债券的票面利率是多少？", "What does the final rule change?"]
+            for q in questions:
+                if clicks >= 20:
+                    break
+                ask(driver, q)
+                n_sources = len(driver.find_elements(By.CSS_SELECTOR, ".ask-page .result [data-testid='source']"))
+                for i in range(n_sources):
+                    if clicks >= 20:
+                        break
+                    buttons = driver.find_elements(By.CSS_SELECTOR, ".ask-page .result [data-testid='source']")
+                    if i >= len(buttons):
+                        break
+                    # Some sources sit in the closed "also retrieved" list: open it first.
+                    driver.execute_script(
+                        "const d = arguments[0].closest('details'); if (d) d.open = true;"
+                        "arguments[0].scrollIntoView({block: 'center'})", buttons[i])
+                    buttons[i].click()
+                    try:
+                        WebDriverWait(driver, 15, poll_frequency=0.05).until(
+                            lambda d: d.find_elements(By.CSS_SELECTOR,
+                                                      "[data-testid=source-viewer]:not([hidden]) .viewer-body canvas,"
+                                                      " [data-testid=source-viewer]:not([hidden]) .viewer-body mark")
+                        )
+                    except Exception:  # noqa: BLE001 — counted, the measure goes on
+                        pass
+                    clicks += 1
+            time.sleep(3)
+            shot(driver, "14-after-citation-clicks")
+            timings["citation_clicks"] = clicks
+            timings["pss_mb_after_clicks_all_processes"] = driver_pss()
+            time.sleep(20)
+            timings["pss_mb_after_clicks_and_20s_idle"] = driver_pss()
+            timings["pdf_views_opened"] = driver.execute_script(
+                "return document.querySelectorAll('[data-testid=source-viewer]').length")
+            open_pdfs = driver.execute_script("return document.querySelectorAll('.pdf-view canvas').length")
+            check(clicks == 20 and open_pdfs <= 1,
+                  f"20 source clicks, one PDF page drawn at a time ({clicks} clicks, {open_pdfs} canvases)")
     finally:
         if driver:
             driver.quit()
@@ -464,6 +555,27 @@ def main() -> int:
         print(f"{len(failures)} check(s) failed", file=sys.stderr)
         return 1
     return 0
+
+
+def driver_pss() -> dict[str, float]:
+    """Proportional set size (MB) of the app and of each kind of WebKit process (shared
+    pages counted once, split between the processes that share them), and their total."""
+    names = {"evident-app", "WebKitWebProces", "WebKitNetworkPr", "WebKitGPUProces"}
+    by_name: dict[str, float] = {}
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            name = Path(f"/proc/{pid}/comm").read_text().strip()
+            if name in names:
+                for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                    if line.startswith("Pss:"):
+                        by_name[name] = by_name.get(name, 0.0) + int(line.split()[1]) / 1024
+        except OSError:
+            continue
+    out = {k: round(v, 1) for k, v in sorted(by_name.items())}
+    out["total"] = round(sum(by_name.values()), 1)
+    return out
 
 
 def driver_memory(app: str) -> float | None:

@@ -22,7 +22,12 @@ documents: number,
 /**
  * Default retrieval settings.
  */
-defaults: Retrieval, };
+defaults: Retrieval, 
+/**
+ * What happened on start that the user should know (a damaged history recovered,
+ * an index re-built for a new tokenizer).
+ */
+notices: Array<string>, };
 export type Retrieval = { 
 /**
  * Passages to retrieve.

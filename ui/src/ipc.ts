@@ -57,7 +57,9 @@ export const ipc = {
   openSource: (id: number) => call<null>("open_source", { id }),
   exportAnswer: (answer: Answer, format: "markdown" | "html", lang: Lang) =>
     call<string>("export_answer", { answer, format, lang }),
-  saveText: (path: string, contents: string) => call<null>("save_text", { path, contents }),
+  /// Shows the native save dialog (in Rust) and writes the export there; null if cancelled.
+  saveExport: (answer: Answer, format: "markdown" | "html", lang: Lang, title: string) =>
+    call<string | null>("save_export", { answer, format, lang, title }),
   history: (limit: number) => call<HistoryEntry[]>("history", { limit }),
   historyAnswer: (id: number) => call<Answer>("history_answer", { id }),
   setFeedback: (id: number, feedback: number | null) => call<null>("set_feedback", { id, feedback }),

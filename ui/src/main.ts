@@ -60,6 +60,7 @@ async function start(): Promise<void> {
     showError(e);
     return null;
   });
+  if (info?.notices.length) showStatus(info.notices.join(" · "));
   const retrieval: Retrieval = loadRetrieval(info?.defaults ?? { k: 5, floor: 0.46 });
   const viewer = new SourceViewer(showError);
   const ask = new AskPage(viewer, () => retrieval, showError, showStatus);

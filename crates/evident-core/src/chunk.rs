@@ -112,7 +112,7 @@ struct Unit {
 /// Splits a document into chunks.
 pub fn chunk(doc: &Extracted, config: &ChunkerConfig) -> Result<Vec<Chunk>> {
     config.validate()?;
-    let (units, sections) = units(doc, config);
+    let (units, sections) = units(doc, config)?;
     let mut out = Chunks {
         doc,
         units: &units,
@@ -214,7 +214,7 @@ const PARALLEL_BYTES: usize = 1 << 20;
 ///
 /// Segmentation dominates import time, so a large document's blocks are split into
 /// contiguous ranges segmented in parallel; the result is identical to a serial run.
-fn units(doc: &Extracted, config: &ChunkerConfig) -> (Vec<Unit>, Vec<Vec<String>>) {
+fn units(doc: &Extracted, config: &ChunkerConfig) -> Result<(Vec<Unit>, Vec<Vec<String>>)> {
     let mut sections: Vec<Vec<String>> = Vec::new();
     let mut block_sections = Vec::with_capacity(doc.blocks.len());
     for block in &doc.blocks {
@@ -233,10 +233,10 @@ fn units(doc: &Extracted, config: &ChunkerConfig) -> (Vec<Unit>, Vec<Vec<String>
         1
     };
     if threads == 1 {
-        return (
+        return Ok((
             block_units(doc, 0..doc.blocks.len(), &block_sections, config),
             sections,
-        );
+        ));
     }
     let per = doc.blocks.len().div_ceil(threads).max(1);
     let units = std::thread::scope(|s| {
@@ -248,12 +248,22 @@ fn units(doc: &Extracted, config: &ChunkerConfig) -> (Vec<Unit>, Vec<Vec<String>
                 s.spawn(move || block_units(doc, from..to, block_sections, config))
             })
             .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect::<Vec<_>>()
-    });
-    (units, sections)
+        // A range whose thread failed would silently lose its text: the document
+        // fails instead, with a reason, and the rest of the import goes on.
+        let mut all = Vec::new();
+        for h in handles {
+            all.extend(h.join().map_err(|panic| {
+                let why = panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown failure".into());
+                Error::Chunking(why)
+            })?);
+        }
+        Ok::<_, Error>(all)
+    })?;
+    Ok((units, sections))
 }
 
 fn block_units(

@@ -46,7 +46,8 @@ pub enum Error {
     /// The database file is damaged or is not an Evident database at all.
     #[error(
         "the database {path} is damaged ({reason}). Run `evident rebuild` to rebuild it from your \
-         source files; the damaged file will be kept beside it as a .broken copy"
+         source files; the damaged file will be kept beside it as a .broken copy, and your question \
+         history, aliases and settings (separate files) are kept as they are"
     )]
     DatabaseCorrupt {
         /// The database file.
@@ -81,6 +82,10 @@ pub enum Error {
     /// An internal SQLite failure.
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// A thread splitting a large document into passages failed; the document is not
+    /// imported (rather than imported with a hole in it).
+    #[error("splitting the text into passages failed ({0}); nothing of this document was imported")]
+    Chunking(String),
     /// The operating system refused a worker thread (out of memory or thread limit).
     #[error("could not start a worker thread: {0}")]
     Thread(std::io::Error),
@@ -118,7 +123,7 @@ impl Error {
             Self::DatabaseTooNew { .. } => "database_too_new",
             Self::RebuildImpossible { .. } => "rebuild_impossible",
             Self::Server(_) => "model_server",
-            Self::Sqlite(_) | Self::Json(_) | Self::Thread(_) => "internal",
+            Self::Sqlite(_) | Self::Json(_) | Self::Thread(_) | Self::Chunking(_) => "internal",
         }
     }
 

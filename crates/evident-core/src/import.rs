@@ -18,6 +18,7 @@ use serde::Serialize;
 use crate::chunk::{CHUNKER_VERSION, ChunkerConfig, chunk};
 use crate::extract::pdf::PdfReader;
 use crate::extract::{DocumentKind, extract_textual};
+use crate::limits::{self, read_capped};
 use crate::store::{NewDocument, SourceFile, Store, sha256_hex};
 use crate::{Error, Result};
 
@@ -314,7 +315,10 @@ impl Importer {
             }));
         };
         let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        let bytes = match kind {
+            DocumentKind::Pdf => read_capped(path, limits::MAX_PDF_BYTES, "PDF documents")?,
+            _ => read_capped(path, limits::MAX_TEXT_BYTES, "Markdown and text documents")?,
+        };
         let sha256 = sha256_hex(&bytes);
         if let Some((sha, version, id)) = known.by_path.get(path)
             && *sha == sha256
@@ -471,12 +475,30 @@ pub fn collect_files(inputs: &[PathBuf]) -> (Vec<PathBuf>, Vec<FileReport>) {
             }
             Err(e) => failed.push(fail(e.to_string())),
             Ok(m) if m.is_dir() => {
+                let base = input.canonicalize().unwrap_or_else(|_| input.clone());
+                // Links are followed while they stay inside the folder the user chose; a
+                // link out of it (to /etc, or to the whole home folder) is reported.
+                let mut outside: Vec<(PathBuf, PathBuf)> = Vec::new();
                 let walker = walkdir::WalkDir::new(input)
                     .follow_links(true)
                     .sort_by_file_name()
                     .into_iter()
                     .filter_entry(|e| {
-                        e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.')
+                        if e.depth() > 0 && e.file_name().to_string_lossy().starts_with('.') {
+                            return false;
+                        }
+                        if !e.path_is_symlink() {
+                            return true;
+                        }
+                        match e.path().canonicalize() {
+                            Ok(target) if target.starts_with(&base) => true,
+                            Ok(target) => {
+                                outside.push((e.path().to_owned(), target));
+                                false
+                            }
+                            // A dangling link: walkdir reports it below.
+                            Err(_) => true,
+                        }
                     });
                 for entry in walker {
                     match entry {
@@ -491,6 +513,16 @@ pub fn collect_files(inputs: &[PathBuf]) -> (Vec<PathBuf>, Vec<FileReport>) {
                         }),
                     }
                 }
+                failed.extend(outside.into_iter().map(|(link, target)| FileReport {
+                    path: link,
+                    bytes: 0,
+                    outcome: Outcome::Skipped {
+                        reason: format!(
+                            "a link out of the folder (to {}) is not followed; import that folder itself if it is meant",
+                            target.display()
+                        ),
+                    },
+                }));
             }
             Ok(_) => push(input.clone(), &mut files),
         }
@@ -522,6 +554,9 @@ pub fn rebuild(
     options: &ImportOptions,
     observer: &mut dyn FnMut(ImportEvent<'_>),
 ) -> Result<RebuildReport> {
+    // The user's history first: an index from an older version may still hold it, and
+    // it must be safe in its own file before that index is replaced.
+    crate::userdata::UserData::open_for(db)?;
     let (sources, corrupt) = match Store::open(db) {
         Ok(store) => (
             Some(
@@ -549,19 +584,7 @@ pub fn rebuild(
     };
     let mut broken_copy = None;
     if corrupt {
-        let stamp = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap_or(Duration::ZERO)
-            .as_secs();
-        let aside = sibling(db, &format!("broken-{stamp}"));
-        std::fs::rename(db, &aside).map_err(|e| Error::io(db, e))?;
-        for suffix in ["-wal", "-shm"] {
-            let side = with_suffix(db, suffix);
-            if side.exists() {
-                let _ = std::fs::rename(&side, with_suffix(&aside, suffix));
-            }
-        }
-        broken_copy = Some(aside);
+        broken_copy = Some(set_aside(db)?);
     } else if with_suffix(db, "-wal").exists() {
         return Err(Error::RebuildImpossible {
             path: db.to_owned(),
@@ -590,6 +613,24 @@ fn salvage_sources(db: &Path) -> Option<Vec<PathBuf>> {
     rows.map(|r| r.map(PathBuf::from))
         .collect::<rusqlite::Result<Vec<_>>>()
         .ok()
+}
+
+/// Moves a damaged SQLite file (and its `-wal` and `-shm` files) aside as
+/// `<name>.broken-<unix time>`, so nothing in it is lost; returns the new path.
+pub(crate) fn set_aside(db: &Path) -> Result<PathBuf> {
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or(Duration::ZERO)
+        .as_secs();
+    let aside = sibling(db, &format!("broken-{stamp}"));
+    std::fs::rename(db, &aside).map_err(|e| Error::io(db, e))?;
+    for suffix in ["-wal", "-shm"] {
+        let side = with_suffix(db, suffix);
+        if side.exists() {
+            let _ = std::fs::rename(&side, with_suffix(&aside, suffix));
+        }
+    }
+    Ok(aside)
 }
 
 fn sibling(db: &Path, ext: &str) -> PathBuf {

@@ -36,6 +36,7 @@ pub mod error;
 pub mod extract;
 pub mod grounding;
 pub mod import;
+pub mod limits;
 pub mod message;
 pub mod model;
 pub mod paths;
@@ -45,5 +46,6 @@ pub mod store;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod text;
+pub mod userdata;
 
 pub use error::{Error, Result};

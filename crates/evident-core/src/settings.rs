@@ -103,15 +103,16 @@ impl Settings {
 
     /// Reads the settings; a missing file is the defaults.
     pub fn load(path: &Path) -> Result<Self> {
-        match std::fs::read_to_string(path) {
-            Ok(text) => serde_json::from_str(&text).map_err(|e| {
+        let what = "settings files";
+        match crate::limits::read_capped_if_present(path, crate::limits::MAX_USER_FILE_BYTES, what)?
+        {
+            Some(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
                 Error::input(
                     path,
                     format!("the settings file is not valid ({e}); fix or delete it"),
                 )
             }),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
-            Err(e) => Err(Error::io(path, e)),
+            None => Ok(Self::default()),
         }
     }
 

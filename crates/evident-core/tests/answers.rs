@@ -294,30 +294,6 @@ fn a_written_answer_is_checked_against_the_numbered_search_results() {
 }
 
 #[test]
-fn answers_are_kept_in_history_with_feedback() {
-    let dir = tmp();
-    let mut store = index(dir.path());
-    let answer = ask(
-        &store,
-        "病假工资怎么发？",
-        &Aliases::default(),
-        &AskOptions::default(),
-    )
-    .expect("ask runs");
-    let id = store.record_answer(&answer).expect("recorded");
-    store.set_feedback(id, Some(-1)).expect("feedback");
-    let entries = store.history(10).expect("history");
-    assert_eq!(entries.len(), 1);
-    assert_eq!(entries[0].question, "病假工资怎么发？");
-    assert_eq!(entries[0].feedback, Some(-1));
-    let again = store.history_answer(id).expect("read").expect("present");
-    assert_eq!(
-        again.text, answer.text,
-        "the stored answer reopens unchanged"
-    );
-}
-
-#[test]
 fn a_pasted_text_is_checked_sentence_by_sentence_against_its_own_passages() {
     let dir = tmp();
     let store = index(dir.path());

@@ -17,7 +17,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::{markdown, plain};
-use crate::{Error, Result};
+use crate::Result;
 
 /// The rendered structure of a Markdown document.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -129,7 +129,7 @@ pub fn markdown_layout(
     path: &Path,
     stored_text: &str,
 ) -> Result<std::result::Result<DocumentLayout, LayoutUnavailable>> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let bytes = crate::limits::read_capped(path, crate::limits::MAX_TEXT_BYTES, "Markdown files")?;
     let source = plain::decode(path, &bytes)?;
     let (extracted, styles) = markdown::extract_with_styles(&source, "");
     if extracted.text != stored_text {

@@ -105,15 +105,16 @@ impl Aliases {
 
     /// Loads the table from `path`; a missing file is an empty table.
     pub fn load(path: &Path) -> Result<(Self, Vec<AliasWarning>)> {
-        match std::fs::read(path) {
-            Ok(bytes) => {
+        let what = "alias tables";
+        match crate::limits::read_capped_if_present(path, crate::limits::MAX_USER_FILE_BYTES, what)?
+        {
+            Some(bytes) => {
                 let text = String::from_utf8(bytes).map_err(|_| {
                     Error::input(path, "the alias file is not UTF-8 text; save it as UTF-8")
                 })?;
                 Ok(Self::parse(&text))
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok((Self::default(), vec![])),
-            Err(e) => Err(Error::io(path, e)),
+            None => Ok((Self::default(), vec![])),
         }
     }
 

@@ -13,7 +13,6 @@
 
 mod chunks;
 mod documents;
-mod history;
 mod migrations;
 mod retrieval;
 mod vectors;
@@ -25,7 +24,6 @@ use rusqlite::{Connection, ErrorCode, OptionalExtension, params};
 
 pub use chunks::{ChunkRecord, PageRecord};
 pub use documents::{DocumentRecord, NewDocument, SourceFile, sha256_hex};
-pub use history::HistoryEntry;
 pub use retrieval::StoredPassage;
 pub use vectors::{ChunkVectors, PassageMatrix, PendingChunk, SentenceVectors, VectorCoverage};
 
@@ -250,7 +248,7 @@ impl Store {
     }
 }
 
-fn quick_check(conn: &Connection, path: &Path) -> Result<()> {
+pub(crate) fn quick_check(conn: &Connection, path: &Path) -> Result<()> {
     let result: Result<Vec<String>, rusqlite::Error> = (|| {
         let mut stmt = conn.prepare("PRAGMA quick_check")?;
         let rows = stmt.query_map([], |r| r.get(0))?;
@@ -267,7 +265,7 @@ fn quick_check(conn: &Connection, path: &Path) -> Result<()> {
 }
 
 /// Maps "not a database" and "malformed" failures to [`Error::DatabaseCorrupt`].
-fn as_corrupt(path: &Path, e: rusqlite::Error) -> Error {
+pub(crate) fn as_corrupt(path: &Path, e: rusqlite::Error) -> Error {
     match e.sqlite_error_code() {
         Some(ErrorCode::NotADatabase) => Error::DatabaseCorrupt {
             path: path.to_owned(),

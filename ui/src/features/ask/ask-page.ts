@@ -1,7 +1,6 @@
 // Ask: a question box focused on start (Enter asks), the answer with checked
 // citations, export and feedback.
 
-import { save } from "@tauri-apps/plugin-dialog";
 import type { Answer, Retrieval } from "../../bindings";
 import { h, replace } from "../../dom";
 import { lang, t } from "../../i18n";
@@ -87,6 +86,7 @@ export class AskPage {
         "button",
         {
           class: "feedback",
+          testid: value > 0 ? "feedback-helpful" : "feedback-not-helpful",
           attrs: { type: "button", "aria-label": value > 0 ? t("helpful") : t("notHelpful"), "aria-pressed": "false" },
           on: {
             click: (e) => {
@@ -115,15 +115,9 @@ export class AskPage {
   private async export(format: "markdown" | "html"): Promise<void> {
     if (!this.answer) return;
     try {
-      const contents = await ipc.exportAnswer(this.answer, format, lang());
-      const ext = format === "markdown" ? "md" : "html";
-      const path = await save({
-        title: format === "markdown" ? t("exportMarkdown") : t("exportHtml"),
-        defaultPath: `evident-answer.${ext}`,
-        filters: [{ name: format === "markdown" ? "Markdown" : "HTML", extensions: [ext] }],
-      });
+      const title = format === "markdown" ? t("exportMarkdown") : t("exportHtml");
+      const path = await ipc.saveExport(this.answer, format, lang(), title);
       if (!path) return;
-      await ipc.saveText(path, contents);
       this.onStatus(`${t("saved")} ${path}`);
     } catch (e) {
       this.onError(e);

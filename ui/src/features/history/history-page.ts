@@ -28,7 +28,7 @@ export class HistoryPage {
         ...entries.map((e) =>
           h(
             "li",
-            {},
+            { testid: "history-entry" },
             h("button", { attrs: { type: "button" }, on: { click: () => this.onOpen(e.id) } }, e.question),
             h("span", { class: `status status-${e.status}` }, e.status === "answered" ? "✓" : t("notFound")),
             e.feedback ? h("span", { class: "fb" }, e.feedback > 0 ? `＋ ${t("helpful")}` : `－ ${t("notHelpful")}`) : null,

@@ -115,10 +115,22 @@ export class LibraryPage {
   async rebuild(): Promise<boolean> {
     return this.run(t("rebuilding"), async () => {
       const r = await ipc.rebuildIndex();
+      const lost = r.summary.files.filter((f) => f.status === "failed");
       return [
         `${t("rebuilt")} ${summaryText(r.summary)}`,
         r.broken_copy ? h("span", { class: "path" }, ` · ${t("brokenKept")} ${r.broken_copy}`) : null,
         r.sources_recovered ? null : ` · ${t("sourcesLost")}`,
+        ` · ${t("historyKept")}`,
+        lost.length
+          ? h(
+              "span",
+              { class: "error", testid: "rebuild-not-reread" },
+              ` ${t("notReread")} `,
+              ...lost.map((f, i) =>
+                h("span", { class: "path", attrs: { title: f.status === "failed" ? f.reason : "" } }, `${i ? ", " : ""}${f.path}`),
+              ),
+            )
+          : null,
       ];
     });
   }

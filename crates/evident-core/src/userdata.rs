@@ -1,0 +1,333 @@
+//! The user's own records, kept apart from the index: past questions, their answers and
+//! the thumbs up or down on them, in `history.sqlite3` beside the database.
+//!
+//! The index database is a cache of the source files: *Rebuild index* replaces it, and a
+//! damaged one is moved aside and built again. What the user wrote there would go with
+//! it, so it lives in its own file that neither ever touches (like `settings.json` and
+//! `aliases.txt`, its neighbours).
+//!
+//! * Older versions kept the history in the index database. On first open, and before a
+//!   rebuild replaces an index, its rows are carried over here (once, keeping their ids;
+//!   from a damaged index as far as it can still be read).
+//! * This file is checked when it is opened. A damaged one is kept aside as
+//!   `history.sqlite3.broken-<unix time>`, the rows that can still be read are carried
+//!   into a fresh file, and [`UserData::notices`] says so: history is never the reason
+//!   the app cannot start.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
+
+use crate::answer::Answer;
+use crate::{Error, Result};
+
+/// File name of the user's records, beside the database.
+pub const FILE_NAME: &str = "history.sqlite3";
+
+/// Schema versions, in `PRAGMA user_version` (append; never edit a shipped one).
+const MIGRATIONS: &[&str] = &[
+    // 1: questions asked, their answers (JSON) and the user's feedback; `meta` remembers
+    // one-time steps such as carrying the history over from an older index.
+    r#"
+    CREATE TABLE meta (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    ) STRICT;
+    CREATE TABLE history (
+        id        INTEGER PRIMARY KEY,
+        asked_at  INTEGER NOT NULL,
+        question  TEXT NOT NULL,
+        status    TEXT NOT NULL,
+        answer    TEXT NOT NULL,
+        feedback  INTEGER CHECK (feedback IN (-1, 1))
+    ) STRICT;
+    CREATE INDEX history_asked_at ON history(asked_at);
+    "#,
+];
+
+/// `meta` key set once the index database's own history table has been carried over.
+const CARRIED_OVER: &str = "history_carried_over_from_index";
+
+/// One past question.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize, PartialEq, Eq)]
+pub struct HistoryEntry {
+    /// Row id.
+    pub id: i64,
+    /// When it was asked (Unix seconds).
+    pub asked_at: i64,
+    /// The question.
+    pub question: String,
+    /// `answered`, `uncertain` or `not_found`.
+    pub status: String,
+    /// +1 helpful, -1 not helpful, none yet.
+    pub feedback: Option<i64>,
+}
+
+/// An open `history.sqlite3`.
+pub struct UserData {
+    conn: Connection,
+    path: PathBuf,
+    notices: Vec<String>,
+}
+
+impl UserData {
+    /// Where the user's records for the database `db` live.
+    pub fn path_for(db: &Path) -> PathBuf {
+        db.with_file_name(FILE_NAME)
+    }
+
+    /// Opens the user's records beside the database `db` (creating them if needed) and
+    /// carries over any history that `db` still holds from an older version.
+    pub fn open_for(db: &Path) -> Result<Self> {
+        let mut data = Self::open(&Self::path_for(db))?;
+        data.carry_over_from_index(db)?;
+        Ok(data)
+    }
+
+    /// Opens (creating if needed) the file at `path`; a damaged file is kept aside and
+    /// replaced by a fresh one holding whatever rows could still be read.
+    pub fn open(path: &Path) -> Result<Self> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        }
+        match open_checked(path) {
+            Ok(conn) => Ok(Self {
+                conn,
+                path: path.to_owned(),
+                notices: Vec::new(),
+            }),
+            Err(Error::DatabaseCorrupt { reason, .. }) => Self::recover(path, &reason),
+            Err(e) => Err(e),
+        }
+    }
+
+    fn recover(path: &Path, reason: &str) -> Result<Self> {
+        let salvaged = read_history(path).unwrap_or_default();
+        let aside = crate::import::set_aside(path)?;
+        let conn = open_checked(path)?;
+        let mut data = Self {
+            conn,
+            path: path.to_owned(),
+            notices: Vec::new(),
+        };
+        let kept = data.insert_rows(&salvaged)?;
+        data.notices.push(format!(
+            "{} was damaged ({reason}); it is kept as {}, and {kept} past question(s) were recovered from it",
+            path.display(),
+            aside.display()
+        ));
+        Ok(data)
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// What happened on open that the user should know (a damaged file recovered).
+    pub fn notices(&self) -> &[String] {
+        &self.notices
+    }
+
+    /// Copies the history table of the index database `db` (as kept by older versions)
+    /// into this file, once; reads a damaged index as far as it can. Returns how many
+    /// rows were added. Called on open and by a rebuild before it replaces `db`.
+    pub fn carry_over_from_index(&mut self, db: &Path) -> Result<usize> {
+        if self.meta(CARRIED_OVER)?.is_some() || !db.exists() {
+            return Ok(0);
+        }
+        // No history table (a new index) or an unreadable file: nothing to carry.
+        let rows = read_history(db).unwrap_or_default();
+        let added = self.insert_rows(&rows)?;
+        self.conn.execute(
+            "INSERT INTO meta(key, value) VALUES (?1, ?2)
+             ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            params![CARRIED_OVER, added.to_string()],
+        )?;
+        Ok(added)
+    }
+
+    fn insert_rows(&mut self, rows: &[LegacyRow]) -> Result<usize> {
+        let tx = self.conn.transaction()?;
+        let mut added = 0;
+        {
+            let mut stmt = tx.prepare(
+                "INSERT OR IGNORE INTO history (id, asked_at, question, status, answer, feedback)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?;
+            for r in rows {
+                let feedback = r.feedback.map(i64::signum).filter(|f| *f != 0);
+                added += stmt.execute(params![
+                    r.id, r.asked_at, r.question, r.status, r.answer, feedback
+                ])?;
+            }
+        }
+        tx.commit()?;
+        Ok(added)
+    }
+
+    fn meta(&self, key: &str) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()?)
+    }
+
+    /// Records an answer; returns its history id.
+    pub fn record_answer(&mut self, answer: &Answer) -> Result<i64> {
+        self.conn.execute(
+            "INSERT INTO history (asked_at, question, status, answer) VALUES (?1, ?2, ?3, ?4)",
+            params![
+                now(),
+                answer.question,
+                answer.status.as_str(),
+                serde_json::to_string(answer)?
+            ],
+        )?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    /// The latest `limit` questions, newest first.
+    pub fn history(&self, limit: usize) -> Result<Vec<HistoryEntry>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, asked_at, question, status, feedback FROM history
+             ORDER BY asked_at DESC, id DESC LIMIT ?1",
+        )?;
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows = stmt.query_map([limit], |r| {
+            Ok(HistoryEntry {
+                id: r.get(0)?,
+                asked_at: r.get(1)?,
+                question: r.get(2)?,
+                status: r.get(3)?,
+                feedback: r.get(4)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The stored answer of history entry `id`.
+    pub fn history_answer(&self, id: i64) -> Result<Option<Answer>> {
+        let json: Option<String> = self
+            .conn
+            .query_row("SELECT answer FROM history WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        Ok(match json {
+            Some(j) => Some(serde_json::from_str(&j)?),
+            None => None,
+        })
+    }
+
+    /// Sets (+1 / -1) or clears (`None`) the feedback on history entry `id`; false when
+    /// there is no such entry.
+    pub fn set_feedback(&mut self, id: i64, feedback: Option<i64>) -> Result<bool> {
+        let feedback = feedback.map(i64::signum).filter(|f| *f != 0);
+        let changed = self.conn.execute(
+            "UPDATE history SET feedback = ?2 WHERE id = ?1",
+            params![id, feedback],
+        )?;
+        Ok(changed > 0)
+    }
+}
+
+/// A history row as stored, in this file or an older index.
+struct LegacyRow {
+    id: i64,
+    asked_at: i64,
+    question: String,
+    status: String,
+    answer: String,
+    feedback: Option<i64>,
+}
+
+/// The history rows of the file at `path`, read-only, as far as they can be read.
+fn read_history(path: &Path) -> rusqlite::Result<Vec<LegacyRow>> {
+    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+    let mut stmt = conn.prepare(
+        "SELECT id, asked_at, question, status, answer, feedback FROM history ORDER BY id",
+    )?;
+    let mut rows = stmt.query([])?;
+    let mut out = Vec::new();
+    // A damaged file can fail part way: keep what came before the damage.
+    while let Ok(Some(r)) = rows.next() {
+        let row = (|| {
+            Ok::<_, rusqlite::Error>(LegacyRow {
+                id: r.get(0)?,
+                asked_at: r.get(1)?,
+                question: r.get(2)?,
+                status: r.get(3)?,
+                answer: r.get(4)?,
+                feedback: r.get(5)?,
+            })
+        })();
+        if let Ok(row) = row {
+            out.push(row);
+        }
+    }
+    Ok(out)
+}
+
+fn open_checked(path: &Path) -> Result<Connection> {
+    let corrupt = |e: rusqlite::Error| crate::store::as_corrupt(path, e);
+    let mut conn = Connection::open(path).map_err(corrupt)?;
+    conn.busy_timeout(Duration::from_secs(10))
+        .map_err(corrupt)?;
+    conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get::<_, String>(0))
+        .map_err(corrupt)?;
+    crate::store::quick_check(&conn, path)?;
+    let current: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(corrupt)?;
+    if current > MIGRATIONS.len() as i64 {
+        return Err(Error::DatabaseTooNew {
+            path: path.to_owned(),
+            found: current,
+            supported: MIGRATIONS.len() as i64,
+        });
+    }
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
+        let tx = conn.transaction()?;
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", i as i64 + 1)?;
+        tx.commit()?;
+    }
+    Ok(conn)
+}
+
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_that_is_not_a_database_is_set_aside_and_replaced() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join(FILE_NAME);
+        std::fs::write(&path, b"this is not sqlite, just bytes ".repeat(200)).expect("write");
+        let mut data = UserData::open(&path).expect("recovers");
+        assert_eq!(data.notices().len(), 1, "{:?}", data.notices());
+        assert!(
+            data.notices()[0].contains("damaged"),
+            "{:?}",
+            data.notices()
+        );
+        assert!(data.history(10).expect("reads").is_empty());
+        let aside: Vec<_> = std::fs::read_dir(dir.path())
+            .expect("list")
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_string_lossy().contains(".broken-"))
+            .collect();
+        assert_eq!(aside.len(), 1, "the damaged file is kept aside");
+        assert!(!data.set_feedback(99, Some(1)).expect("update runs"));
+    }
+}
