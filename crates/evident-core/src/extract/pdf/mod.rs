@@ -2,6 +2,7 @@
 //! into one document text with exact page spans.
 
 pub mod clean;
+pub mod confine;
 mod forms;
 pub mod layout;
 pub mod read;
@@ -9,7 +10,7 @@ pub mod sandbox;
 
 use std::path::Path;
 
-pub use sandbox::{PdfSandbox, run_worker_if_requested};
+pub use sandbox::{Misbehaviour, PdfSandbox, run_worker_if_requested};
 
 use super::{Extracted, file_title};
 use crate::{Error, Result};

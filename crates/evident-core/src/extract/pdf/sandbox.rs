@@ -6,25 +6,77 @@
 //! as JSON on stdout, and if the worker dies, hangs or runs out of memory, only that file
 //! fails. Every binary that imports PDFs calls [`run_worker_if_requested`] first thing in
 //! `main`.
+//!
+//! The worker runs with an empty environment in a fresh empty folder, confines itself
+//! before it reads a byte ([`super::confine`]: limits, Landlock, seccomp), and what it
+//! sends back is capped. Workers at once are bounded by memory: each may take its whole
+//! limit, so no more start than the machine's available memory holds.
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::sync::{Condvar, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use wait_timeout::ChildExt;
 
+use super::confine::{Probe, confine, probe};
 use super::read::{RawPdf, read_pdf};
 
 /// First argument that turns an Evident binary into a PDF worker.
 pub const WORKER_ARG: &str = "__evident-pdf-worker";
+
+/// Most bytes read back from a worker: far more than the text of any real document
+/// (a 256 MB PDF of text is rarely a tenth of that as text), far less than memory.
+pub const MAX_REPLY_BYTES: u64 = 256 << 20;
 
 /// What the worker prints.
 #[derive(Debug, Serialize, Deserialize)]
 enum WorkerReply {
     Read(RawPdf),
     Failed(String),
+    Probed(Probe),
+}
+
+/// What a worker does instead of reading the PDF: the hostile behaviours the sandbox
+/// must stop, for its tests (`evident` accepts them only as the worker's own argument,
+/// which nothing but [`PdfSandbox`] passes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Misbehaviour {
+    /// Spins forever.
+    Hang,
+    /// Allocates (and touches) memory without bound.
+    Allocate,
+    /// Aborts.
+    Crash,
+    /// Writes to stdout without end.
+    Flood,
+    /// Tries to read and write files, connect to this loopback port and run a program,
+    /// and reports what worked.
+    Probe(u16),
+}
+
+impl Misbehaviour {
+    fn arg(self) -> String {
+        match self {
+            Self::Hang => "hang".into(),
+            Self::Allocate => "allocate".into(),
+            Self::Crash => "crash".into(),
+            Self::Flood => "flood".into(),
+            Self::Probe(port) => format!("probe:{port}"),
+        }
+    }
+
+    fn parse(arg: &str) -> Option<Self> {
+        Some(match arg {
+            "hang" => Self::Hang,
+            "allocate" => Self::Allocate,
+            "crash" => Self::Crash,
+            "flood" => Self::Flood,
+            other => Self::Probe(other.strip_prefix("probe:")?.parse().ok()?),
+        })
+    }
 }
 
 /// Limits and the program used to read PDFs out of process.
@@ -36,6 +88,8 @@ pub struct PdfSandbox {
     pub timeout: Duration,
     /// Address-space limit of the worker, in bytes.
     pub memory_limit: u64,
+    /// For tests: what the worker does instead of reading.
+    pub misbehave: Option<Misbehaviour>,
 }
 
 impl PdfSandbox {
@@ -45,15 +99,50 @@ impl PdfSandbox {
             program: std::env::current_exe()?,
             timeout: Duration::from_secs(60),
             memory_limit: 2 << 30,
+            misbehave: None,
         })
+    }
+
+    /// Runs a worker in [`Misbehaviour::Probe`] mode and returns what it could do.
+    pub fn probe(&self, port: u16) -> Result<Probe, String> {
+        let sandbox = Self {
+            misbehave: Some(Misbehaviour::Probe(port)),
+            ..self.clone()
+        };
+        match sandbox.run(b"")? {
+            WorkerReply::Probed(p) => Ok(p),
+            _ => Err("the worker did not probe".into()),
+        }
     }
 
     /// Reads the PDF `bytes` (from `path`, for messages) in a worker process.
     pub fn read(&self, bytes: &[u8]) -> Result<RawPdf, String> {
-        let mut child = Command::new(&self.program)
+        match self.run(bytes)? {
+            WorkerReply::Read(pdf) => Ok(pdf),
+            WorkerReply::Failed(reason) => Err(reason),
+            WorkerReply::Probed(_) => Err("the PDF reader was started in its test mode".into()),
+        }
+    }
+
+    fn run(&self, bytes: &[u8]) -> Result<WorkerReply, String> {
+        let _slot = WorkerSlots::global(self.memory_limit).acquire();
+        // A fresh, empty folder to run in, removed afterwards (the worker cannot write
+        // to it anyway; it just never sees where the app was started).
+        let cwd = tempfile::Builder::new()
+            .prefix("evident-pdf-")
+            .tempdir()
+            .map_err(|e| format!("could not make a folder for the PDF reader process ({e})"))?;
+        let mut command = Command::new(&self.program);
+        command
             .arg(WORKER_ARG)
             .arg(self.memory_limit.to_string())
-            .arg(self.timeout.as_secs().max(1).to_string())
+            .arg(self.timeout.as_secs().max(1).to_string());
+        if let Some(m) = self.misbehave {
+            command.arg(m.arg());
+        }
+        let mut child = command
+            .env_clear()
+            .current_dir(cwd.path())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -72,15 +161,24 @@ impl PdfSandbox {
             });
             let out = s.spawn(move || {
                 let mut buf = Vec::new();
+                let mut flooded = false;
                 if let Some(o) = stdout.as_mut() {
-                    let _ = o.read_to_end(&mut buf);
+                    let _ = o.by_ref().take(MAX_REPLY_BYTES + 1).read_to_end(&mut buf);
+                    if buf.len() as u64 > MAX_REPLY_BYTES {
+                        // Keep draining so the worker is not stuck on a full pipe; its
+                        // limits or the timeout end it.
+                        buf = Vec::new();
+                        flooded = true;
+                        let _ = std::io::copy(o, &mut std::io::sink());
+                    }
                 }
-                buf
+                (buf, flooded)
             });
             let err = s.spawn(move || {
                 let mut buf = Vec::new();
                 if let Some(e) = stderr.as_mut() {
-                    let _ = e.take(64 * 1024).read_to_end(&mut buf);
+                    let _ = e.by_ref().take(64 * 1024).read_to_end(&mut buf);
+                    let _ = std::io::copy(e, &mut std::io::sink());
                 }
                 buf
             });
@@ -94,23 +192,89 @@ impl PdfSandbox {
                         self.timeout.as_secs()
                     ))
                 }
-                Err(e) => Err(format!("lost the PDF reader process ({e})")),
+                Err(e) => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    Err(format!("lost the PDF reader process ({e})"))
+                }
             };
-            let out = out.join().unwrap_or_default();
+            let (out, flooded) = out.join().unwrap_or_default();
             let err = err.join().unwrap_or_default();
-            (status, out, err)
+            (status, out, flooded, err)
         });
-        let (status, out, err) = result;
+        let (status, out, flooded, err) = result;
+        if flooded {
+            return Err(format!(
+                "the PDF reader sent back more than {} MB and was stopped; the file may be damaged",
+                MAX_REPLY_BYTES >> 20
+            ));
+        }
         let status = status?;
         if !status.success() {
             return Err(describe_crash(status, &String::from_utf8_lossy(&err)));
         }
-        match serde_json::from_slice::<WorkerReply>(&out) {
-            Ok(WorkerReply::Read(pdf)) => Ok(pdf),
-            Ok(WorkerReply::Failed(reason)) => Err(reason),
-            Err(e) => Err(format!("the PDF reader returned unreadable output ({e})")),
-        }
+        serde_json::from_slice::<WorkerReply>(&out)
+            .map_err(|e| format!("the PDF reader returned unreadable output ({e})"))
     }
+}
+
+/// How many workers may run at once: each may use its whole memory limit, so no more
+/// than the available memory holds (at least one, at most the CPU count).
+struct WorkerSlots {
+    limit: usize,
+    running: Mutex<usize>,
+    freed: Condvar,
+}
+
+struct Slot(&'static WorkerSlots);
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut running = self
+            .0
+            .running
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        *running = running.saturating_sub(1);
+        self.0.freed.notify_one();
+    }
+}
+
+impl WorkerSlots {
+    fn global(memory_limit: u64) -> &'static Self {
+        static SLOTS: OnceLock<WorkerSlots> = OnceLock::new();
+        SLOTS.get_or_init(|| {
+            let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
+            let by_memory = available_memory()
+                .map_or(cpus, |m| (m / memory_limit.max(1)) as usize)
+                .max(1);
+            Self {
+                limit: by_memory.min(cpus),
+                running: Mutex::new(0),
+                freed: Condvar::new(),
+            }
+        })
+    }
+
+    fn acquire(&'static self) -> Slot {
+        let mut running = self.running.lock().unwrap_or_else(PoisonError::into_inner);
+        while *running >= self.limit {
+            running = self
+                .freed
+                .wait(running)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        *running += 1;
+        Slot(self)
+    }
+}
+
+/// `MemAvailable` of `/proc/meminfo`, in bytes (Linux); `None` elsewhere.
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
 }
 
 fn describe_crash(status: std::process::ExitStatus, stderr: &str) -> String {
@@ -152,21 +316,56 @@ pub fn run_worker_if_requested() {
         .get(3)
         .and_then(|a| a.parse::<u64>().ok())
         .unwrap_or(60);
-    let _ = rlimit::setrlimit(rlimit::Resource::AS, memory, memory);
-    let _ = rlimit::setrlimit(rlimit::Resource::CPU, cpu + 1, cpu + 2);
-    // Panics are turned into per-page errors; their default message is noise here.
-    std::panic::set_hook(Box::new(|_| {}));
-    let mut bytes = Vec::new();
-    let reply = match std::io::stdin().read_to_end(&mut bytes) {
-        Ok(_) => match read_pdf(&bytes) {
-            Ok(pdf) => WorkerReply::Read(pdf),
-            Err(reason) => WorkerReply::Failed(reason),
+    let misbehave = args.get(4).and_then(|a| Misbehaviour::parse(a));
+    let reply = match confine(memory, cpu) {
+        Err(reason) => WorkerReply::Failed(reason),
+        Ok(confinement) => {
+            // Panics are turned into per-page errors; their default message is noise here.
+            std::panic::set_hook(Box::new(|_| {}));
+            match misbehave {
+                Some(Misbehaviour::Probe(port)) => WorkerReply::Probed(probe(confinement, port)),
+                Some(other) => misbehave_now(other),
+                None => {
+                    let mut bytes = Vec::new();
+                    match std::io::stdin().read_to_end(&mut bytes) {
+                        Ok(_) => match read_pdf(&bytes) {
+                            Ok(pdf) => WorkerReply::Read(pdf),
+                            Err(reason) => WorkerReply::Failed(reason),
+                        },
+                        Err(e) => WorkerReply::Failed(format!("could not receive the file ({e})")),
+                    }
+                }
+            }
+        }
+    };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let written = serde_json::to_writer(&mut out, &reply).is_ok() && out.flush().is_ok();
+    std::process::exit(if written { 0 } else { 3 });
+}
+
+/// Does what a hostile file might make a parser do; never returns.
+fn misbehave_now(m: Misbehaviour) -> WorkerReply {
+    match m {
+        Misbehaviour::Hang => loop {
+            std::hint::spin_loop();
         },
-        Err(e) => WorkerReply::Failed(format!("could not receive the file ({e})")),
-    };
-    let code = match serde_json::to_writer(std::io::stdout().lock(), &reply) {
-        Ok(()) => 0,
-        Err(_) => 3,
-    };
-    std::process::exit(code);
+        Misbehaviour::Allocate => {
+            let mut hoard: Vec<Vec<u8>> = Vec::new();
+            loop {
+                hoard.push(vec![1u8; 64 << 20]);
+                std::hint::black_box(&hoard);
+            }
+        }
+        Misbehaviour::Crash => std::process::abort(),
+        Misbehaviour::Flood => {
+            let mut out = std::io::stdout().lock();
+            let block = vec![b'x'; 1 << 20];
+            loop {
+                if out.write_all(&block).is_err() {
+                    std::process::exit(4);
+                }
+            }
+        }
+        Misbehaviour::Probe(_) => WorkerReply::Failed("probe handled elsewhere".into()),
+    }
 }
