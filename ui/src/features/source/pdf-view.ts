@@ -17,8 +17,17 @@ export interface PdfView {
 }
 
 export async function openPdf(bytes: ArrayBuffer, pageCount: number, onPage: (n: number) => void): Promise<PdfView> {
+  // Each document gets its own pdf.js worker, ended with it: a web worker's whole heap
+  // goes when it is terminated, whereas a shared worker keeps what every document it
+  // parsed left behind until its garbage collector and allocator decide otherwise.
+  const worker = new pdfjs.PDFWorker();
   // No eval: fonts are drawn without compiling code from the document.
-  const doc = await pdfjs.getDocument({ data: new Uint8Array(bytes), isEvalSupported: false }).promise;
+  const doc = await pdfjs
+    .getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, worker })
+    .promise.catch((e: unknown) => {
+      worker.destroy();
+      throw e;
+    });
   const pageBox = h("div", { class: "pdf-page" });
   const label = h("span", { class: "page-label", attrs: { "aria-live": "polite" } });
   let current = 1;
@@ -40,14 +49,36 @@ export async function openPdf(bytes: ArrayBuffer, pageCount: number, onPage: (n:
       currentHighlight = highlight;
       await go(page);
     },
-    destroy: () => void doc.destroy(),
+    destroy: () => {
+      generation++;
+      release();
+      void doc.destroy().finally(() => worker.destroy());
+    },
   };
+  // Only the page on screen holds memory: its canvas backing store, its text layer and
+  // pdf.js's parsed resources for it are released when another page (or document)
+  // takes its place. A click while a page is still rendering cancels that rendering.
+  let generation = 0;
+  let shown: { canvas: HTMLCanvasElement; task: pdfjs.RenderTask | null; text: pdfjs.TextLayer | null; page: pdfjs.PDFPageProxy } | null = null;
+  function release(): void {
+    if (!shown) return;
+    shown.task?.cancel();
+    shown.text?.cancel();
+    // A zero-sized canvas gives its pixels back now, not at the next garbage collection.
+    shown.canvas.width = 0;
+    shown.canvas.height = 0;
+    shown.page.cleanup();
+    shown = null;
+  }
   async function go(n: number): Promise<void> {
+    const mine = ++generation;
     const total = Math.max(1, Math.min(pageCount || doc.numPages, doc.numPages));
     current = Math.max(1, Math.min(total, n));
     label.textContent = `${current} / ${total}`;
     onPage(current);
     const page = await doc.getPage(current);
+    if (mine !== generation) return;
+    release();
     const width = Math.max(300, pageBox.clientWidth || 700);
     const base = page.getViewport({ scale: 1 });
     const viewport = page.getViewport({ scale: width / base.width });
@@ -63,18 +94,29 @@ export async function openPdf(bytes: ArrayBuffer, pageCount: number, onPage: (n:
     holder.style.width = `${viewport.width}px`;
     holder.style.height = `${viewport.height}px`;
     replace(pageBox, holder);
-    const ctx = canvas.getContext("2d");
-    if (ctx) {
-      ctx.scale(ratio, ratio);
-      await page.render({ canvasContext: ctx, viewport }).promise;
+    const here: NonNullable<typeof shown> = { canvas, task: null, text: null, page };
+    shown = here;
+    try {
+      const ctx = canvas.getContext("2d");
+      if (ctx) {
+        ctx.scale(ratio, ratio);
+        here.task = page.render({ canvasContext: ctx, viewport });
+        await here.task.promise;
+      }
+      if (mine !== generation) return;
+      here.text = new pdfjs.TextLayer({
+        textContentSource: await page.getTextContent(),
+        container: layer,
+        viewport,
+      });
+      await here.text.render();
+    } catch (e) {
+      // Cancelled by a newer page: nothing to report.
+      if (mine !== generation) return;
+      throw e;
     }
-    const textLayer = new pdfjs.TextLayer({
-      textContentSource: await page.getTextContent(),
-      container: layer,
-      viewport,
-    });
-    await textLayer.render();
-    if (currentHighlight) markText(textLayer.textDivs, currentHighlight);
+    if (mine !== generation) return;
+    if (currentHighlight) markText(here.text.textDivs, currentHighlight);
   }
   return view;
 }
