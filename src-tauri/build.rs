@@ -1,5 +1,10 @@
 //! Tauri's build step: embeds the app configuration and capabilities, and the web UI
-//! from `ui/dist`. That folder is built by `scripts/ui.sh` (npm); without it Tauri's
+//! from `ui/dist`.
+//!
+//! The app's own commands are declared here too, so Tauri generates an `allow-…`
+//! permission for each and the web view may call only those its capability grants
+//! (`capabilities/default.json`): a command added to `lib.rs` but not granted there is
+//! refused at run time. That folder is built by `scripts/ui.sh` (npm); without it Tauri's
 //! macro fails with a panic that does not say what to run, so say it here first.
 fn main() {
     let dist = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../ui/dist/index.html");
@@ -12,5 +17,35 @@ fn main() {
         );
         std::process::exit(1);
     }
-    tauri_build::build();
+    let manifest = tauri_build::AppManifest::new().commands(COMMANDS);
+    if let Err(e) = tauri_build::try_build(tauri_build::Attributes::new().app_manifest(manifest)) {
+        eprintln!("error: Tauri's build step failed: {e:#}");
+        std::process::exit(1);
+    }
 }
+
+/// Every command of `lib.rs`'s invoke handler.
+const COMMANDS: &[&str] = &[
+    "app_info",
+    "ask",
+    "check_text",
+    "documents",
+    "remove_document",
+    "import_paths",
+    "rebuild_index",
+    "document_view",
+    "pdf_bytes",
+    "open_source",
+    "export_answer",
+    "save_export",
+    "history",
+    "history_answer",
+    "set_feedback",
+    "get_aliases",
+    "set_aliases",
+    "embedding_status",
+    "test_embedding_server",
+    "detect_local_server",
+    "set_embedding_settings",
+    "clear_embedding_settings",
+];

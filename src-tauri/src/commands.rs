@@ -313,12 +313,16 @@ pub async fn import_paths(
     let options = ImportOptions::sandboxed()?;
     let inputs: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
     tauri::async_runtime::spawn_blocking(move || -> CommandResult<ImportSummary> {
-        // Its own connection: the UI stays free to search while the import writes.
-        let mut store = Store::open(&db)?;
-        let summary = Importer::new(options).run(&mut store, &inputs, &mut |event| {
-            if let Some(progress) = ImportProgress::of(&event) {
-                let _ = app.emit("import-progress", progress);
-            }
+        // Its own connection: the UI stays free to search while the import writes (and
+        // a rebuild waits for it).
+        let state = app.state::<AppState>();
+        let summary = state.using_file(|| -> evident_core::Result<ImportSummary> {
+            let mut store = Store::open(&db)?;
+            Importer::new(options).run(&mut store, &inputs, &mut |event| {
+                if let Some(progress) = ImportProgress::of(&event) {
+                    let _ = app.emit("import-progress", progress);
+                }
+            })
         })?;
         embedding::catch_up(&app);
         Ok(summary)
@@ -334,6 +338,7 @@ pub async fn rebuild_index(app: AppHandle) -> CommandResult<RebuildReport> {
     let options = ImportOptions::sandboxed()?;
     tauri::async_runtime::spawn_blocking(move || -> CommandResult<RebuildReport> {
         let state = app.state::<AppState>();
+        embedding::stop(&state);
         let report = state.with_file_closed(|db| {
             import::rebuild(db, &options, &mut |event| {
                 if let Some(progress) = ImportProgress::of(&event) {
@@ -577,4 +582,51 @@ pub async fn set_aliases(
     std::fs::write(&path, text)
         .map_err(|e| CommandError::new("io", format!("cannot write {}: {e}", path.display())))?;
     Ok(warnings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use evident_core::extract::pdf::PdfReader;
+
+    #[test]
+    fn only_library_documents_still_on_disk_as_files_of_their_kind_are_handed_out() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let doc = dir.path().join("policy.md");
+        std::fs::write(
+            &doc,
+            "# 报销\n\n单笔报销超过20,000元的，须经分管副总经理审批。\n",
+        )
+        .expect("write");
+        let db = dir.path().join("evident.sqlite3");
+        let state = AppState::new(db.clone());
+        let id = state
+            .with_store(|s| {
+                Importer::new(ImportOptions::with_reader(PdfReader::InProcess)).run(
+                    s,
+                    std::slice::from_ref(&doc),
+                    &mut |_| {},
+                )?;
+                Ok(s.documents()?[0].id)
+            })
+            .expect("imported");
+        assert!(library_file(&state, id, None).is_ok());
+        let refused = |kind, id| library_file(&state, id, kind).expect_err("refused").message;
+        assert!(refused(Some(DocumentKind::Pdf), id).contains("not a document of that kind"));
+        assert!(refused(None, id + 100).contains(&(id + 100).to_string()));
+        std::fs::remove_file(&doc).expect("remove");
+        std::fs::create_dir(&doc).expect("a folder in its place");
+        assert!(refused(None, id).contains("no longer a file"));
+        // A database that names something else entirely is not trusted either.
+        rusqlite_free_update(&db, "/bin/sh");
+        assert!(refused(None, id).contains("not that of a document"));
+    }
+
+    fn rusqlite_free_update(db: &std::path::Path, path: &str) {
+        let store = Store::open(db).expect("open");
+        store
+            .connection()
+            .execute("UPDATE documents SET path = ?1", [path])
+            .expect("update");
+    }
 }

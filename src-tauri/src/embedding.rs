@@ -145,6 +145,11 @@ pub fn apply(app: &AppHandle, settings: Option<ServerSettings>) {
     }
 }
 
+/// Stops the running pass at its next step (it resumes with the next `catch_up`).
+pub fn stop(state: &AppState) {
+    state.embedding.generation.fetch_add(1, Ordering::SeqCst);
+}
+
 /// Starts another pass with the current settings (after an import or a rebuild).
 pub fn catch_up(app: &AppHandle) {
     let state = app.state::<AppState>();
@@ -163,20 +168,23 @@ fn run_pass(
     let state = app.state::<AppState>();
     let embedding = &state.embedding;
     let current = || embedding.generation.load(Ordering::SeqCst) == generation;
-    let result = Store::open(db).and_then(|mut store| {
-        evident_core::embed::embed_missing(&mut store, server, &mut |p| {
-            if !current() {
-                return false;
-            }
-            let status = EmbeddingStatus {
-                embedded: p.embedded,
-                total: p.total,
-                message: (p.embedded < p.total)
-                    .then(|| "keyword search only until every passage is embedded".to_owned()),
-                ..base.clone()
-            };
-            embedding.set_status(app, status);
-            true
+    // As a user of the file: a rebuild stops this pass and waits for it to let go.
+    let result = state.using_file(|| {
+        Store::open(db).and_then(|mut store| {
+            evident_core::embed::embed_missing(&mut store, server, &mut |p| {
+                if !current() {
+                    return false;
+                }
+                let status = EmbeddingStatus {
+                    embedded: p.embedded,
+                    total: p.total,
+                    message: (p.embedded < p.total)
+                        .then(|| "keyword search only until every passage is embedded".to_owned()),
+                    ..base.clone()
+                };
+                embedding.set_status(app, status);
+                true
+            })
         })
     });
     if !current() {

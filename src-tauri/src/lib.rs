@@ -59,3 +59,51 @@ pub fn run() {
         std::process::exit(1);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The names after `commands::` in `text`.
+    fn commands_in(text: &str) -> std::collections::BTreeSet<String> {
+        text.split("commands::")
+            .skip(1)
+            .map(|rest| {
+                rest.chars()
+                    .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+                    .collect()
+            })
+            .filter(|name: &String| !name.is_empty())
+            .collect()
+    }
+
+    #[test]
+    fn every_command_is_declared_for_the_acl_and_granted() {
+        let handler = commands_in(
+            include_str!("lib.rs")
+                .split("#[cfg(test)]")
+                .next()
+                .unwrap_or(""),
+        );
+        let build = include_str!("../build.rs");
+        let declared: std::collections::BTreeSet<String> = build
+            .split("const COMMANDS")
+            .nth(1)
+            .unwrap_or("")
+            .split('"')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_owned)
+            .collect();
+        assert_eq!(
+            handler, declared,
+            "build.rs COMMANDS must list the invoke handler's commands"
+        );
+        let capability = include_str!("../capabilities/default.json");
+        for name in &handler {
+            let grant = format!("\"allow-{}\"", name.replace('_', "-"));
+            assert!(
+                capability.contains(&grant),
+                "capabilities/default.json does not grant {name}"
+            );
+        }
+    }
+}

@@ -107,6 +107,13 @@ impl AppState {
         }
     }
 
+    /// Runs `f`, which opens its own connection to the file (an import, the embedding
+    /// pass), as a user of the file: a rebuild waits for it to finish.
+    pub fn using_file<T>(&self, f: impl FnOnce() -> T) -> T {
+        let _file = recover(self.file.read());
+        f()
+    }
+
     /// Runs `f` on the database file with every connection to it closed, and kept
     /// closed until `f` returns, so no command reads the file while `f` replaces it
     /// (commands wait; the next one opens the new file).

@@ -459,6 +459,19 @@ def main() -> int:
         shot(driver, "10-rebuilt")
         check(history_entries(driver) == history_before,
               "Rebuild index keeps every past question and its feedback")
+        # A source file gone since it was imported: the rebuild names it in the window.
+        gone = docs / "hostile.txt"
+        gone.rename(data / "hostile.txt.away")
+        by_testid(driver, "tab-library").click()
+        by_testid(driver, "library-rebuild").click()
+        lost = WebDriverWait(driver, 60, poll_frequency=0.1).until(
+            lambda d: d.find_element(By.CSS_SELECTOR, "[data-testid='library-import-summary'][data-done='true']")
+        )
+        named = driver.find_elements(By.CSS_SELECTOR, "[data-testid='rebuild-not-reread']")
+        check(bool(named) and "hostile.txt" in named[0].text,
+              f"a rebuild names the document it could no longer read ({lost.text})")
+        shot(driver, "10b-rebuild-names-missing")
+        (data / "hostile.txt.away").rename(gone)
         driver.quit()
         driver = None
 
@@ -533,8 +546,6 @@ def main() -> int:
             timings["pss_mb_after_clicks_all_processes"] = driver_pss()
             time.sleep(20)
             timings["pss_mb_after_clicks_and_20s_idle"] = driver_pss()
-            timings["pdf_views_opened"] = driver.execute_script(
-                "return document.querySelectorAll('[data-testid=source-viewer]').length")
             open_pdfs = driver.execute_script("return document.querySelectorAll('.pdf-view canvas').length")
             check(clicks == 20 and open_pdfs <= 1,
                   f"20 source clicks, one PDF page drawn at a time ({clicks} clicks, {open_pdfs} canvases)")

@@ -346,3 +346,39 @@ fn a_pasted_text_is_checked_sentence_by_sentence_against_its_own_passages() {
     assert_eq!(ids.len(), checked.sources.len());
     assert_eq!(checked.unchecked, 0);
 }
+
+#[test]
+fn the_widest_window_and_no_floor_answer_without_a_panic() {
+    let dir = tmp();
+    let store = index(dir.path());
+    for k in [1, 8, 12, evident_core::search::MAX_K] {
+        let options = AskOptions {
+            search: SearchOptions {
+                k,
+                floor: 0.0,
+                ..SearchOptions::default()
+            },
+            ..AskOptions::default()
+        };
+        for q in [
+            "单笔报销超过多少需要分管副总审批？",
+            "的",
+            "？？？",
+            "zzzz qqqq",
+            "How many days?",
+        ] {
+            let answer = ask(&store, q, &Aliases::default(), &options)
+                .unwrap_or_else(|e| panic!("k={k} {q:?}: {e}"));
+            assert!(answer.sources.len() <= k, "k={k} {q:?}");
+        }
+    }
+    let too_many = AskOptions {
+        search: SearchOptions {
+            k: evident_core::search::MAX_K + 1,
+            ..SearchOptions::default()
+        },
+        ..AskOptions::default()
+    };
+    let err = ask(&store, "病假", &Aliases::default(), &too_many).expect_err("k is bounded");
+    assert!(err.to_string().contains("k must be between 1 and"), "{err}");
+}

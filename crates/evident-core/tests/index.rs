@@ -65,3 +65,47 @@ fn the_index_matches_chinese_english_numbers_and_headings() {
     );
     assert!(hits(&store, "不存在的词语组合").is_empty());
 }
+
+#[cfg(unix)]
+#[test]
+fn links_are_followed_inside_a_dropped_folder_and_never_out_of_it() {
+    use evident_core::import::{Outcome, collect_files};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let dropped = dir.path().join("policies");
+    let outside = dir.path().join("private");
+    std::fs::create_dir_all(dropped.join("hr")).expect("mkdir");
+    std::fs::create_dir_all(&outside).expect("mkdir");
+    std::fs::write(dropped.join("hr/leave.md"), "# 请假\n\n年假五天。\n").expect("write");
+    std::fs::write(outside.join("salaries.md"), "# 工资\n\n保密。\n").expect("write");
+    std::os::unix::fs::symlink(&outside, dropped.join("link-out")).expect("symlink");
+    std::os::unix::fs::symlink(outside.join("salaries.md"), dropped.join("file-out.md"))
+        .expect("symlink");
+    std::os::unix::fs::symlink(dropped.join("hr"), dropped.join("link-in")).expect("symlink");
+    let (files, reports) = collect_files(std::slice::from_ref(&dropped));
+    let names: Vec<String> = files
+        .iter()
+        .map(|f| {
+            f.file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    assert_eq!(
+        names,
+        ["leave.md"],
+        "the file inside, once (also reached by the inner link)"
+    );
+    let skipped: Vec<&str> = reports
+        .iter()
+        .filter_map(|r| match &r.outcome {
+            Outcome::Skipped { reason } => Some(reason.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(skipped.len(), 2, "{reports:?}");
+    assert!(
+        skipped.iter().all(|r| r.contains("out of the folder")),
+        "{skipped:?}"
+    );
+}

@@ -30,7 +30,7 @@ export class HistoryPage {
             "li",
             { testid: "history-entry" },
             h("button", { attrs: { type: "button" }, on: { click: () => this.onOpen(e.id) } }, e.question),
-            h("span", { class: `status status-${e.status}` }, e.status === "answered" ? "✓" : t("notFound")),
+            h("span", { class: `status status-${e.status}` }, e.status === "answered" ? "✓" : e.status === "uncertain" ? t("uncertainShort") : t("notFound")),
             e.feedback ? h("span", { class: "fb" }, e.feedback > 0 ? `＋ ${t("helpful")}` : `－ ${t("notHelpful")}`) : null,
             h("time", {}, new Date(e.asked_at * 1000).toLocaleString()),
           ),
