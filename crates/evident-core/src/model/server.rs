@@ -197,6 +197,14 @@ impl ModelServer {
         }
     }
 
+    /// [`Self::send`] for the other endpoints of this client (chat completions).
+    pub(super) fn send_request(
+        &self,
+        make: impl Fn(&Client) -> RequestBuilder,
+    ) -> std::result::Result<Response, ServerError> {
+        self.send(|| make(&self.client))
+    }
+
     fn transport_error(&self, e: &reqwest::Error) -> ServerError {
         if e.is_timeout() {
             self.error(ServerErrorKind::TimedOut, "")
