@@ -11,6 +11,7 @@ pub mod conditions;
 pub mod context;
 pub mod export;
 pub mod pasted;
+pub mod prompt;
 
 use std::path::PathBuf;
 use std::time::Instant;
