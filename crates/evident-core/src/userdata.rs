@@ -180,7 +180,7 @@ impl UserData {
         self.conn.execute(
             "INSERT INTO history (asked_at, question, status, answer) VALUES (?1, ?2, ?3, ?4)",
             params![
-                now(),
+                crate::store::now(),
                 answer.question,
                 answer.status.as_str(),
                 serde_json::to_string(answer)?
@@ -296,13 +296,6 @@ fn open_checked(path: &Path) -> Result<Connection> {
         tx.commit()?;
     }
     Ok(conn)
-}
-
-fn now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0)
 }
 
 #[cfg(test)]

@@ -166,10 +166,6 @@ impl<R: Read> Iterator for Events<R> {
 }
 
 impl ModelServer {
-    fn stream_error(&self, kind: ServerErrorKind, detail: impl Into<String>) -> ServerError {
-        ServerError::new(kind, self.base_url(), detail)
-    }
-
     /// Streams a chat completion (see the module docs for what is guaranteed).
     pub fn chat_stream(
         &self,
@@ -179,7 +175,7 @@ impl ModelServer {
     ) -> std::result::Result<Completion, ServerError> {
         let model = self.config().model.trim().to_owned();
         if model.is_empty() {
-            return Err(self.stream_error(ServerErrorKind::BadSettings, "no model name is set"));
+            return Err(self.error(ServerErrorKind::BadSettings, "no model name is set"));
         }
         self.check_model()?;
         let started = Instant::now();
@@ -190,7 +186,7 @@ impl ModelServer {
             "temperature": 0,
             "max_tokens": max_tokens,
         });
-        let url = format!("{}/chat/completions", self.base_url().trim_end_matches('/'));
+        let url = self.endpoint("chat/completions");
         let response =
             self.send_request(|c| c.post(&url).timeout(GENERATION_TIMEOUT).json(&body))?;
         let mut completion = Completion {
@@ -208,7 +204,7 @@ impl ModelServer {
                 } else {
                     ServerErrorKind::StreamCut
                 };
-                self.stream_error(kind, cut_detail(&completion.text, &e.to_string()))
+                self.error(kind, cut_detail(&completion.text, &e.to_string()))
             })?;
             seen += 1;
             if data.trim() == "[DONE]" {
@@ -216,7 +212,7 @@ impl ModelServer {
                 break;
             }
             let chunk: StreamChunk = serde_json::from_str(&data).map_err(|e| {
-                self.stream_error(
+                self.error(
                     ServerErrorKind::BadReply,
                     format!("a streamed event is not a chat chunk ({e})"),
                 )
@@ -226,7 +222,7 @@ impl ModelServer {
                     .get("message")
                     .and_then(|m| m.as_str())
                     .map_or_else(|| error.to_string(), str::to_owned);
-                return Err(self.stream_error(ServerErrorKind::ServerFailed, message));
+                return Err(self.error(ServerErrorKind::ServerFailed, message));
             }
             for choice in chunk.choices {
                 if let Some(text) = choice
@@ -239,7 +235,7 @@ impl ModelServer {
                         .get_or_insert_with(|| started.elapsed().as_millis() as u64);
                     completion.text.push_str(&text);
                     if !on_text(&text) {
-                        return Err(self.stream_error(
+                        return Err(self.error(
                             ServerErrorKind::Cancelled,
                             format!(
                                 "stopped after {} characters",
@@ -254,13 +250,13 @@ impl ModelServer {
             }
         }
         if seen == 0 {
-            return Err(self.stream_error(
+            return Err(self.error(
                 ServerErrorKind::BadReply,
                 "the reply was not a stream of events (does the server support \"stream\": true?)",
             ));
         }
         if !done && completion.finish_reason.is_none() {
-            return Err(self.stream_error(
+            return Err(self.error(
                 ServerErrorKind::StreamCut,
                 cut_detail(
                     &completion.text,

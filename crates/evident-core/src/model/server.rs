@@ -157,11 +157,11 @@ impl ModelServer {
         self.base.as_str()
     }
 
-    fn endpoint(&self, path: &str) -> String {
+    pub(super) fn endpoint(&self, path: &str) -> String {
         format!("{}/{path}", self.base.as_str().trim_end_matches('/'))
     }
 
-    fn error(&self, kind: ServerErrorKind, detail: impl Into<String>) -> ServerError {
+    pub(super) fn error(&self, kind: ServerErrorKind, detail: impl Into<String>) -> ServerError {
         ServerError::new(kind, self.base.as_str(), detail)
     }
 

@@ -160,7 +160,8 @@ fn record(row: &Row<'_>) -> rusqlite::Result<DocumentRecord> {
     })
 }
 
-pub(super) fn now() -> i64 {
+/// Now, in Unix seconds (0 if the clock is before 1970).
+pub(crate) fn now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() as i64)
