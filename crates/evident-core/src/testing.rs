@@ -173,6 +173,14 @@ impl LlamaServer {
     }
 }
 
+impl LlamaServer {
+    /// Kills the server now (a crash mid-answer, as far as its clients can tell).
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 impl Drop for LlamaServer {
     fn drop(&mut self) {
         let _ = self.child.kill();

@@ -64,7 +64,10 @@ fn kind(e: &Error) -> ServerErrorKind {
 fn generate(s: &ModelServer) -> (Result<evident_core::model::Completion, Error>, Vec<String>) {
     let mut pieces = Vec::new();
     let result = s.generate(&question(), 64, &mut |t| {
-        pieces.push(t.to_owned());
+        // Empty pieces are the heartbeats of a silent server.
+        if !t.is_empty() {
+            pieces.push(t.to_owned());
+        }
         true
     });
     (result, pieces)
@@ -144,6 +147,36 @@ fn stopping_ends_the_request_as_cancelled() {
         .expect_err("stopped");
     assert_eq!(kind(&e), ServerErrorKind::Cancelled);
     assert_eq!(seen, 1);
+}
+
+#[test]
+fn a_silent_server_can_be_stopped_before_its_first_token_and_times_out_alone() {
+    let slow = ScriptedServer::start(|request, _| {
+        if request.line.ends_with("/models") {
+            (200, models_reply(&["smollm2"]))
+        } else {
+            std::thread::sleep(std::time::Duration::from_secs(2));
+            (200, format!("{}data: [DONE]\n\n", chunk("late")))
+        }
+    });
+    let started = std::time::Instant::now();
+    let e = server(&slow.url, "smollm2")
+        .generate(&question(), 16, &mut |t| {
+            assert!(t.is_empty(), "only heartbeats before the reply");
+            false
+        })
+        .expect_err("stopped");
+    assert_eq!(kind(&e), ServerErrorKind::Cancelled, "{e}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(2),
+        "the stop did not wait for the server: {:?}",
+        started.elapsed()
+    );
+    let e = server(&slow.url, "smollm2")
+        .with_stall_timeout(std::time::Duration::from_millis(500))
+        .generate(&question(), 16, &mut |_| true)
+        .expect_err("silent too long");
+    assert_eq!(kind(&e), ServerErrorKind::TimedOut, "{e}");
 }
 
 #[test]

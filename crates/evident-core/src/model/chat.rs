@@ -10,7 +10,10 @@
 //!   finish reason; a connection that ends before either is [`ServerErrorKind::StreamCut`],
 //!   never a short answer.
 //! * Text leaves through a callback as it arrives; the callback returning `false` stops
-//!   the request ([`ServerErrorKind::Cancelled`]).
+//!   the request ([`ServerErrorKind::Cancelled`]). The stream is read on a thread of its
+//!   own, so while the server is silent the callback still hears from us (an empty
+//!   piece every quarter second) and a server silent for [`super::STALL_TIMEOUT`]
+//!   is [`ServerErrorKind::TimedOut`], never a hang.
 //! * Failures before the first byte of text are retried like every request (transport
 //!   and busy statuses only); once text was delivered nothing is retried, because a
 //!   regenerated answer would not be the one the user watched appear.
@@ -22,6 +25,7 @@
 //! the format a chat stream uses is the few lines of [`Events`].
 
 use std::io::{BufRead, BufReader, Read};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
@@ -33,6 +37,9 @@ use crate::Result;
 /// Longest a whole generation may take (a small model on two cores writes a few tokens
 /// a second; the user can stop it sooner).
 const GENERATION_TIMEOUT: Duration = Duration::from_secs(600);
+/// How often a caller waiting on a silent server is asked whether to go on (an empty
+/// piece of text), so a stop button works before the first token too.
+const HEARTBEAT: Duration = Duration::from_millis(250);
 
 /// Who wrote a message of the conversation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -78,7 +85,9 @@ impl Completion {
 /// Writes text from messages: the seam between answering and a model.
 pub trait Generator: Send + Sync {
     /// Generates a reply to `messages` at temperature 0, at most `max_tokens` long,
-    /// handing each piece of text to `on_text` as it arrives (`false` stops).
+    /// handing each piece of text to `on_text` as it arrives (`false` stops). While the
+    /// server is silent `on_text` is called with an empty piece every quarter second,
+    /// so the caller can stop before the first token as well.
     fn generate(
         &self,
         messages: &[ChatMessage],
@@ -187,8 +196,7 @@ impl ModelServer {
             "max_tokens": max_tokens,
         });
         let url = self.endpoint("chat/completions");
-        let response =
-            self.send_request(|c| c.post(&url).timeout(GENERATION_TIMEOUT).json(&body))?;
+        let events = self.stream_events(url, body);
         let mut completion = Completion {
             text: String::new(),
             finish_reason: None,
@@ -197,15 +205,39 @@ impl ModelServer {
         };
         let mut done = false;
         let mut seen = 0usize;
-        for event in Events::new(response) {
-            let data = event.map_err(|e| {
-                let kind = if is_timeout(&e) {
-                    ServerErrorKind::TimedOut
-                } else {
-                    ServerErrorKind::StreamCut
-                };
-                self.error(kind, cut_detail(&completion.text, &e.to_string()))
-            })?;
+        let mut heard = Instant::now();
+        loop {
+            let data = match events.recv_timeout(HEARTBEAT) {
+                Ok(Ok(Some(data))) => data,
+                // The server ended the stream.
+                Ok(Ok(None)) | Err(RecvTimeoutError::Disconnected) => break,
+                Ok(Err(ReadError::Request(e))) => return Err(e),
+                Ok(Err(ReadError::Read(e))) => {
+                    let kind = if is_timeout(&e) {
+                        ServerErrorKind::TimedOut
+                    } else {
+                        ServerErrorKind::StreamCut
+                    };
+                    return Err(self.error(kind, cut_detail(&completion.text, &e.to_string())));
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    // Silence: let the caller stop it, and give up on a hung server.
+                    if !on_text("") {
+                        return Err(self.error(ServerErrorKind::Cancelled, "stopped while waiting"));
+                    }
+                    if heard.elapsed() >= self.stall_timeout() {
+                        return Err(self.error(
+                            ServerErrorKind::TimedOut,
+                            cut_detail(
+                                &completion.text,
+                                &format!("nothing for {} s", self.stall_timeout().as_secs_f32()),
+                            ),
+                        ));
+                    }
+                    continue;
+                }
+            };
+            heard = Instant::now();
             seen += 1;
             if data.trim() == "[DONE]" {
                 done = true;
@@ -269,6 +301,58 @@ impl ModelServer {
     }
 }
 
+/// What the reading thread hands over: an event's data, the end of the stream
+/// (`None`), or why it could not go on.
+type Delivery = std::result::Result<Option<String>, ReadError>;
+
+enum ReadError {
+    /// The request failed before a stream began (status, connection), as classified.
+    Request(ServerError),
+    /// Reading the stream failed.
+    Read(std::io::Error),
+}
+
+impl ModelServer {
+    /// Sends the chat request and reads its events on a thread of its own, so that the
+    /// caller stays free to stop a silent server or give up on a hung one. When the
+    /// caller stops listening, the thread ends at its next event, or at the request's
+    /// own time limit if the server never sends one.
+    fn stream_events(&self, url: String, body: serde_json::Value) -> Receiver<Delivery> {
+        let (tx, rx) = sync_channel::<Delivery>(64);
+        let server = self.handle();
+        let spawned = std::thread::Builder::new()
+            .name("chat-stream".into())
+            .spawn(move || {
+                let response = match server
+                    .send_request(|c| c.post(&url).timeout(GENERATION_TIMEOUT).json(&body))
+                {
+                    Ok(r) => r,
+                    Err(e) => {
+                        let _ = tx.send(Err(ReadError::Request(e)));
+                        return;
+                    }
+                };
+                for event in Events::new(response) {
+                    let item = event.map(Some).map_err(ReadError::Read);
+                    let failed = item.is_err();
+                    if tx.send(item).is_err() || failed {
+                        return;
+                    }
+                }
+                let _ = tx.send(Ok(None));
+            });
+        if let Err(e) = spawned {
+            let (tx, rx) = sync_channel::<Delivery>(1);
+            let _ = tx.send(Err(ReadError::Request(self.error(
+                ServerErrorKind::Unreachable,
+                format!("cannot start the reading thread: {e}"),
+            ))));
+            return rx;
+        }
+        rx
+    }
+}
+
 fn is_timeout(e: &std::io::Error) -> bool {
     e.kind() == std::io::ErrorKind::TimedOut || e.to_string().to_lowercase().contains("timed out")
 }
@@ -288,7 +372,7 @@ impl Generator for ModelServer {
     }
 
     fn location(&self) -> String {
-        format!("{} ({})", self.base_url(), self.config().model)
+        format!("{} ({})", self.config().model, self.base_url())
     }
 }
 

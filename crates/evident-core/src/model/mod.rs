@@ -20,7 +20,7 @@ pub mod vector;
 
 pub use chat::{ChatMessage, Completion, Generator, Role};
 pub use error::{ServerError, ServerErrorKind};
-pub use server::{ModelServer, ServerConfig};
+pub use server::{ModelServer, STALL_TIMEOUT, ServerConfig};
 
 use crate::Result;
 

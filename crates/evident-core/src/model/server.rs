@@ -29,6 +29,24 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 const SHORT_TIMEOUT: Duration = Duration::from_secs(15);
 /// Time for a batch of passages (a large model on a CPU is slow).
 const BATCH_TIMEOUT: Duration = Duration::from_secs(120);
+/// Longest silence within a reply: a streamed answer may take minutes in all, but a
+/// server that sends nothing for this long (not even the first token after reading
+/// a long prompt on a CPU) is taken to have hung.
+pub const STALL_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The HTTP client for a server at `base`.
+fn http_client(base: &Url) -> std::result::Result<Client, String> {
+    let mut builder = Client::builder()
+        .connect_timeout(CONNECT_TIMEOUT)
+        .timeout(BATCH_TIMEOUT);
+    if is_loopback(base) {
+        // A proxy from the environment must not catch requests to this machine.
+        builder = builder.no_proxy();
+    }
+    builder
+        .build()
+        .map_err(|e| format!("cannot set up the HTTP client: {e}"))
+}
 
 /// Where the model server is and which model to use.
 #[derive(Clone)]
@@ -57,6 +75,7 @@ pub struct ModelServer {
     base: Url,
     client: Client,
     identity: Mutex<Option<ModelIdentity>>,
+    stall: Duration,
 }
 
 impl std::fmt::Debug for ModelServer {
@@ -129,22 +148,36 @@ impl ModelServer {
             ServerError::new(ServerErrorKind::BadSettings, &config.base_url, detail)
         };
         let base = normalise_base(&config.base_url).map_err(bad)?;
-        let mut builder = Client::builder()
-            .connect_timeout(CONNECT_TIMEOUT)
-            .timeout(BATCH_TIMEOUT);
-        if is_loopback(&base) {
-            // A proxy from the environment must not catch requests to this machine.
-            builder = builder.no_proxy();
-        }
-        let client = builder
-            .build()
-            .map_err(|e| bad(format!("cannot set up the HTTP client: {e}")))?;
+        let client = http_client(&base).map_err(bad)?;
         Ok(Self {
             config,
             base,
             client,
             identity: Mutex::new(None),
+            stall: STALL_TIMEOUT,
         })
+    }
+
+    /// The same client with another [`STALL_TIMEOUT`] (tests use a short one).
+    pub fn with_stall_timeout(mut self, stall: Duration) -> Self {
+        self.stall = stall;
+        self
+    }
+
+    /// Longest silence within a streamed reply.
+    pub(super) fn stall_timeout(&self) -> Duration {
+        self.stall
+    }
+
+    /// A second handle on the same server and HTTP client, for a thread of its own.
+    pub(super) fn handle(&self) -> Self {
+        Self {
+            config: self.config.clone(),
+            base: self.base.clone(),
+            client: self.client.clone(),
+            identity: Mutex::new(None),
+            stall: self.stall,
+        }
     }
 
     /// The settings this client was made from.
