@@ -238,6 +238,26 @@ pub enum Message {
         /// What went wrong.
         detail: String,
     },
+    /// The model replied that the passages do not answer the question.
+    ModelFoundNothing,
+    /// None of the model's sentences is backed by the passages.
+    ModelUnsupported,
+    /// The model's answer reached its token limit and may be cut short.
+    ModelCutShort {
+        /// The limit.
+        tokens: usize,
+    },
+    /// The user stopped the model.
+    ModelStopped,
+    /// The model server failed (its error, in English, as detail).
+    ModelFailed {
+        /// What went wrong.
+        detail: String,
+    },
+    /// The model wrote nothing.
+    ModelSaidNothing,
+    /// The model's answer cites no passage at all.
+    ModelCitedNothing,
     /// Two documents give different values for the same rule.
     SourcesDiffer {
         /// The lead sentence's passage.
@@ -465,6 +485,38 @@ impl Message {
                 format!("嵌入服务器不可用（{detail}），仅使用关键词检索")
             }
             M::ServerUnusable { detail } => format!("{detail}; keyword search only"),
+            M::ModelFoundNothing if zh => "模型认为检索到的段落不能回答这个问题".into(),
+            M::ModelFoundNothing => {
+                "the model found that the passages do not answer the question".into()
+            }
+            M::ModelUnsupported if zh => {
+                "模型回答中没有一句得到段落的支持；以下是最接近的段落".into()
+            }
+            M::ModelUnsupported => {
+                "none of the model's sentences is supported by the passages; these are the closest passages".into()
+            }
+            M::ModelCutShort { tokens } if zh => {
+                format!("模型的回答达到 {tokens} 个词元的上限，可能不完整。")
+            }
+            M::ModelCutShort { tokens } => {
+                format!("The model's answer reached its limit of {tokens} tokens and may be cut short.")
+            }
+            M::ModelStopped if zh => "您停止了模型的回答；以下是摘录式回答".into(),
+            M::ModelStopped => "you stopped the model's answer; this is the extractive answer".into(),
+            M::ModelFailed { detail } if zh => {
+                format!("模型回答失败（{detail}）；以下是摘录式回答")
+            }
+            M::ModelFailed { detail } => {
+                format!("the model's answer failed ({detail}); this is the extractive answer")
+            }
+            M::ModelSaidNothing if zh => "模型没有给出任何文字；以下是摘录式回答".into(),
+            M::ModelSaidNothing => "the model wrote nothing; this is the extractive answer".into(),
+            M::ModelCitedNothing if zh => {
+                "模型的回答没有引用任何段落，无法核对；以下是摘录式回答".into()
+            }
+            M::ModelCitedNothing => {
+                "the model's answer cites no passage, so it cannot be checked; this is the extractive answer".into()
+            }
             M::SourcesDiffer { a, b } if zh => {
                 format!(
                     "注意：[{a}] 与 [{b}] 来自不同文件，对同一规定给出的数值不一致，请核对两处原文。"

@@ -1,5 +1,6 @@
 //! The settings the CLI and the desktop app share, in `settings.json` beside the
-//! database: today the embeddings server.
+//! database: the embeddings server, the model server that writes answers, and which
+//! kind of answer the user wants.
 //!
 //! They live in their own file, not in the database, because the database is a cache
 //! that a rebuild replaces; the user's choices must survive that. The file may hold an
@@ -24,6 +25,13 @@ pub struct Settings {
     /// The embeddings server; `None` means keyword search only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub embeddings: Option<ServerSettings>,
+    /// The model server that writes answers; `None` means not set up.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generation: Option<ServerSettings>,
+    /// Which answers the user wants: extractive (the default) or model-written (used
+    /// only while `generation` is set up).
+    #[serde(default)]
+    pub answer_mode: crate::answer::Mode,
 }
 
 /// One model server as the user set it up.
@@ -52,6 +60,8 @@ impl std::fmt::Debug for Settings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Settings")
             .field("embeddings", &self.embeddings)
+            .field("generation", &self.generation)
+            .field("answer_mode", &self.answer_mode)
             .finish()
     }
 }
@@ -178,11 +188,21 @@ mod tests {
                 "e5",
                 Some("sk-secret"),
             )),
+            generation: Some(ServerSettings::updated(
+                None,
+                "http://127.0.0.1:11434/v1",
+                "qwen2.5",
+                Some("sk-other"),
+            )),
+            answer_mode: crate::answer::Mode::Generated,
         };
         settings.save(&path).expect("saved");
         let back = Settings::load(&path).expect("loads");
         assert_eq!(back.embeddings, settings.embeddings);
-        assert!(!format!("{back:?}").contains("sk-secret"));
+        assert_eq!(back.generation, settings.generation);
+        assert_eq!(back.answer_mode, crate::answer::Mode::Generated);
+        let printed = format!("{back:?}");
+        assert!(!printed.contains("sk-secret") && !printed.contains("sk-other"));
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;

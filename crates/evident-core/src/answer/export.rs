@@ -76,6 +76,27 @@ fn why_not(a: &Answer, lang: Lang) -> String {
     }
 }
 
+/// Who wrote the answer, when it is not plainly quoted: the model (named), or why the
+/// model's answer was not used.
+fn origin(a: &Answer, lang: Lang) -> Option<String> {
+    if let Some(why) = &a.fallback {
+        return Some(why.text(lang));
+    }
+    if let Some(why) = &a.fallback_reason {
+        return Some(why.clone());
+    }
+    match (a.mode, &a.generation) {
+        (super::Mode::Generated, Some(g)) => Some(match lang {
+            Lang::En => format!(
+                "Written by {} from the passages; every sentence checked.",
+                g.model
+            ),
+            Lang::ZhCn => format!("由 {} 根据段落撰写，每句均已核对。", g.model),
+        }),
+        _ => None,
+    }
+}
+
 /// Sources the answer cites, in number order (all sources when it is "not found").
 fn cited_sources(a: &Answer) -> Vec<&Source> {
     if a.status == Status::NotFound {
@@ -115,6 +136,9 @@ fn md_escape(s: &str) -> String {
 pub fn to_markdown(a: &Answer, lang: Lang) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# {}\n", md_escape(&a.question));
+    if let Some(o) = origin(a, lang) {
+        let _ = writeln!(out, "*{}*\n", md_escape(&o));
+    }
     match a.status {
         Status::NotFound => {
             let _ = writeln!(
@@ -206,6 +230,9 @@ pub fn to_html(a: &Answer, lang: Lang) -> String {
         esc(&a.question),
         esc(&a.question)
     );
+    if let Some(o) = origin(a, lang) {
+        let _ = write!(out, "<p class=\"reason\">{}</p>", esc(&o));
+    }
     match a.status {
         Status::NotFound => {
             let _ = write!(
@@ -348,6 +375,10 @@ mod tests {
                 truncated: vec![],
             },
             timings_ms: Timings::default(),
+            mode: super::super::Mode::Extractive,
+            fallback: None,
+            fallback_reason: None,
+            generation: None,
         }
     }
 
@@ -360,6 +391,23 @@ mod tests {
         assert!(html.contains("class=\"unsupported\""));
         assert!(html.contains("8000 does not appear in [1]"));
         assert!(html.contains("p. 1") && html.contains("第二章"));
+    }
+
+    #[test]
+    fn an_export_says_a_model_wrote_it_or_why_the_models_answer_was_not_used() {
+        let mut a = answer();
+        assert!(!to_markdown(&a, Lang::En).contains("Written by"));
+        a.mode = super::super::Mode::Generated;
+        a.generation = Some(super::super::generated::Generation {
+            model: "qwen2.5 (http://127.0.0.1:11434/v1)".into(),
+            ..Default::default()
+        });
+        let md = to_markdown(&a, Lang::En);
+        assert!(md.contains("Written by qwen2.5"), "{md}");
+        assert!(to_html(&a, Lang::ZhCn).contains("由 qwen2.5"));
+        a.mode = super::super::Mode::Extractive;
+        a.fallback = Some(Message::ModelStopped);
+        assert!(to_markdown(&a, Lang::En).contains("you stopped the model's answer"));
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod compose;
 pub mod conditions;
 pub mod context;
 pub mod export;
+pub mod generated;
 pub mod pasted;
 pub mod prompt;
 
@@ -185,6 +186,31 @@ pub struct Answer {
     pub context: Context,
     /// Time spent.
     pub timings_ms: Timings,
+    /// Who wrote the text: the extractive composer or a model.
+    #[serde(default)]
+    pub mode: Mode,
+    /// Why a model's answer was asked for and the extractive one is shown instead, as a
+    /// message code (`None` when nothing fell back).
+    #[serde(default)]
+    pub fallback: Option<Message>,
+    /// The same in English words.
+    #[serde(default)]
+    pub fallback_reason: Option<String>,
+    /// The model's run, when a model was asked.
+    #[serde(default)]
+    pub generation: Option<generated::Generation>,
+}
+
+/// Who wrote an answer's text.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// Sentences quoted from the documents by the composer.
+    #[default]
+    Extractive,
+    /// A model wrote it from the passages; every sentence checked the same way.
+    Generated,
 }
 
 fn english(messages: &[Message]) -> Vec<String> {
@@ -195,17 +221,26 @@ fn elapsed_ms(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1e3
 }
 
-/// Answers `question` from `store`: the extractive answer, every sentence checked.
-pub fn ask(
+/// What retrieval gave an answer to work from: the search result, what fits in the
+/// context budget, and the notes about both.
+pub(crate) struct Retrieved {
+    started: Instant,
+    t_search: f64,
+    result: SearchResult,
+    ctx: Context,
+    notes: Vec<Message>,
+    sources: Vec<Source>,
+}
+
+fn retrieve(
     store: &Store,
     question: &str,
     aliases: &Aliases,
     options: &AskOptions,
-) -> Result<Answer> {
+) -> Result<Retrieved> {
     let started = Instant::now();
     let result = search(store, question, aliases, &options.search)?;
     let t_search = elapsed_ms(started);
-    let t = Instant::now();
     let ctx = context::assemble(store, &result.passages, options.budget_tokens)?;
     let mut notes = Vec::new();
     if result.query.truncated {
@@ -224,28 +259,75 @@ pub fn ask(
         .iter()
         .map(|p| Source::of(p, ctx.included.contains(&p.n)))
         .collect();
-    if result.status == Status::NotFound {
-        return Ok(Answer {
+    Ok(Retrieved {
+        started,
+        t_search,
+        result,
+        ctx,
+        notes,
+        sources,
+    })
+}
+
+impl Retrieved {
+    /// The honest "not found" answer, with the closest passages as sources.
+    fn not_found(self, question: &str, reason: Option<Message>, t: Instant) -> Answer {
+        Answer {
             status: Status::NotFound,
             question: question.to_owned(),
             text: String::new(),
             sentences: Vec::new(),
-            notes: english(&notes),
-            note_codes: notes,
-            not_found_reason: result.not_found_reason.clone(),
-            reason: result.reason.clone(),
-            sources,
-            retrieval: result.retrieval.clone(),
-            evidence: result.evidence.clone(),
-            context: ctx,
+            notes: english(&self.notes),
+            note_codes: self.notes,
+            not_found_reason: reason.as_ref().map(|r| r.text(Lang::En)),
+            reason,
+            sources: self.sources,
+            retrieval: self.result.retrieval,
+            evidence: self.result.evidence,
+            context: self.ctx,
             timings_ms: Timings {
-                search: t_search,
+                search: self.t_search,
                 compose: elapsed_ms(t),
                 ground: 0.0,
-                total: elapsed_ms(started),
+                total: elapsed_ms(self.started),
             },
-        });
+            mode: Mode::Extractive,
+            fallback: None,
+            fallback_reason: None,
+            generation: None,
+        }
     }
+}
+
+/// Answers `question` from `store`: the extractive answer, every sentence checked.
+pub fn ask(
+    store: &Store,
+    question: &str,
+    aliases: &Aliases,
+    options: &AskOptions,
+) -> Result<Answer> {
+    Ok(extractive(
+        retrieve(store, question, aliases, options)?,
+        question,
+        options,
+    ))
+}
+
+/// The extractive answer from what was retrieved.
+fn extractive(r: Retrieved, question: &str, options: &AskOptions) -> Answer {
+    let t = Instant::now();
+    if r.result.status == Status::NotFound {
+        let reason = r.result.reason.clone();
+        return r.not_found(question, reason, t);
+    }
+    let Retrieved {
+        started,
+        t_search,
+        result,
+        ctx,
+        mut notes,
+        sources,
+    } = r;
     let usable: Vec<&Passage> = result
         .passages
         .iter()
@@ -298,7 +380,7 @@ pub fn ask(
     } else {
         (result.status, result.reason.clone())
     };
-    Ok(Answer {
+    Answer {
         status,
         question: question.to_owned(),
         not_found_reason: reason.as_ref().map(|r| r.text(Lang::En)),
@@ -317,7 +399,11 @@ pub fn ask(
             ground: t_ground,
             total: elapsed_ms(started),
         },
-    })
+        mode: Mode::Extractive,
+        fallback: None,
+        fallback_reason: None,
+        generation: None,
+    }
 }
 
 /// The verdicts on an answer written elsewhere, against the passages `search` returns
