@@ -93,6 +93,8 @@ pub enum Command {
         /// Context budget in tokens (separate from --k).
         #[arg(long, default_value_t = evident_core::answer::DEFAULT_BUDGET_TOKENS, value_name = "N")]
         budget: usize,
+        #[command(flatten)]
+        llm: LlmArgs,
         /// Machine-readable output.
         #[arg(long)]
         json: bool,
@@ -196,6 +198,30 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Model-written answers on a question set: time to first text, fallbacks, and
+    /// the share of the model's sentences the check flags (--out keeps every answer).
+    BenchGenerate {
+        /// The evaluation folder (default: ../shared/eval).
+        #[arg(long, value_name = "DIR")]
+        eval_dir: Option<PathBuf>,
+        /// Question set (default: colloquial-dev's questions in the evaluation folder).
+        #[arg(long, value_name = "FILE")]
+        questions: Option<PathBuf>,
+        /// Only questions in this language.
+        #[arg(long, value_name = "LANG", value_parser = ["zh", "en"])]
+        only: Option<String>,
+        /// At most this many questions.
+        #[arg(long, value_name = "N")]
+        limit: Option<usize>,
+        /// Write every answer with its verdicts here (JSONL).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        #[command(flatten)]
+        llm: LlmArgs,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
     /// Measure search and ask latency over CMRC 2018 plus a 50,000-chunk filler index.
     BenchQuery {
         /// The evaluation folder (default: ../shared/eval).
@@ -273,6 +299,29 @@ pub struct SearchArgs {
     pub floor: f64,
     #[command(flatten)]
     pub embed: EmbedArgs,
+}
+
+/// A model-written answer. Without --llm-url/--llm-model, the answer model in
+/// settings.json beside the database; an API key comes from there (for the same URL) or
+/// from $EVIDENT_LLM_KEY, never from the command line.
+#[derive(Debug, Args, Clone, Default)]
+pub struct LlmArgs {
+    /// Let a model write the answer from the passages (every sentence still checked;
+    /// on any failure the extractive answer, with `fallback_reason`).
+    #[arg(long)]
+    pub generate: bool,
+    /// Base URL of an OpenAI-compatible chat server, e.g. http://127.0.0.1:11434/v1.
+    #[arg(long, value_name = "URL", requires = "generate")]
+    pub llm_url: Option<String>,
+    /// The chat model on that server, e.g. qwen2.5:7b.
+    #[arg(long, value_name = "NAME", requires = "generate")]
+    pub llm_model: Option<String>,
+    /// The model's context window in tokens (prompt and answer together).
+    #[arg(long, default_value_t = 2048, value_name = "N", requires = "generate")]
+    pub llm_context: usize,
+    /// Print the model's text to standard error as it arrives.
+    #[arg(long, requires = "generate")]
+    pub stream: bool,
 }
 
 /// Which embeddings server to use. Without these flags, the one in settings.json beside

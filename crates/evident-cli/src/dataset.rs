@@ -40,6 +40,9 @@ pub struct Question {
     /// colloquial-dev: other documents and quotes that count.
     #[serde(default)]
     pub alt: Vec<AltGold>,
+    /// colloquial-dev: the question's language (`zh`, `en`).
+    #[serde(default)]
+    pub lang: Option<String>,
 }
 
 impl Question {

@@ -6,10 +6,12 @@
 mod args;
 mod bench;
 mod bench_claims;
+mod bench_generate;
 mod bench_grounding;
 mod bench_query;
 mod dataset;
 mod eval;
+mod llm;
 mod output;
 mod semantic;
 
@@ -157,6 +159,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             question,
             search,
             budget,
+            llm,
             json,
         } => {
             let store = open(&db)?;
@@ -166,7 +169,36 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 budget_tokens: budget,
                 ..Default::default()
             };
-            let answer = evident_core::answer::ask(&store, &question, &aliases, &options)?;
+            let answer = if llm.generate {
+                let generator = llm::generator(&db, &llm)?;
+                let options = evident_core::answer::generated::GenerateOptions {
+                    ask: options,
+                    budget: evident_core::answer::prompt::PromptBudget {
+                        context_tokens: llm.llm_context,
+                        ..Default::default()
+                    },
+                };
+                let mut err = std::io::stderr();
+                let answer = evident_core::answer::generated::ask_generated(
+                    &store,
+                    &question,
+                    &aliases,
+                    &options,
+                    &generator,
+                    &mut |piece| {
+                        if llm.stream {
+                            let _ = write!(err, "{piece}").and_then(|()| err.flush());
+                        }
+                        true
+                    },
+                )?;
+                if llm.stream {
+                    let _ = writeln!(err);
+                }
+                answer
+            } else {
+                evident_core::answer::ask(&store, &question, &aliases, &options)?
+            };
             output::answer(&answer, json)?;
             Ok(ExitCode::SUCCESS)
         }
@@ -259,6 +291,41 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             if json {
                 let both = serde_json::json!({ "claims": claims, "synthetic": synthetic });
                 println!("{}", serde_json::to_string_pretty(&both)?);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::BenchGenerate {
+            eval_dir,
+            questions,
+            only,
+            limit,
+            out,
+            llm,
+            json,
+        } => {
+            let dir = eval_dir.unwrap_or_else(bench::default_eval_dir);
+            let questions =
+                questions.unwrap_or_else(|| dir.join("datasets/colloquial-dev/questions.jsonl"));
+            let generator = llm::generator(&db, &llm)?;
+            let options = evident_core::answer::generated::GenerateOptions {
+                budget: evident_core::answer::prompt::PromptBudget {
+                    context_tokens: llm.llm_context,
+                    ..Default::default()
+                },
+                ..Default::default()
+            };
+            let corpus = dir.join("corpus");
+            let bench = bench_generate::BenchGenerate {
+                questions: &questions,
+                corpus: &corpus,
+                db: cli.db.as_deref(),
+                lang: only.as_deref(),
+                limit,
+                out: out.as_deref(),
+            };
+            let report = bench_generate::run(&bench, &generator, &options, json)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
             }
             Ok(ExitCode::SUCCESS)
         }

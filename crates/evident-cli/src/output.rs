@@ -455,6 +455,7 @@ enum Words {
     Uncertain,
     Sources,
     PassagesReferred,
+    WrittenBy,
 }
 
 /// [`Words`] in the user's language.
@@ -472,6 +473,8 @@ fn words(w: Words) -> &'static str {
         (Words::Sources, Lang::En) => "Sources",
         (Words::PassagesReferred, Lang::ZhCn) => "[n] 所指的段落",
         (Words::PassagesReferred, Lang::En) => "Passages [n] refers to",
+        (Words::WrittenBy, Lang::ZhCn) => "由模型撰写，每句均已核对：",
+        (Words::WrittenBy, Lang::En) => "Written by a model, every sentence checked:",
     }
 }
 
@@ -564,6 +567,12 @@ pub fn answer(a: &evident_core::answer::Answer, json: bool) -> anyhow::Result<()
     if a.retrieval.note.is_some() {
         let note = say(a.retrieval.note_code.as_ref(), a.retrieval.note.as_deref());
         writeln!(out, "note: {note}\n")?;
+    }
+    if a.fallback.is_some() || a.fallback_reason.is_some() {
+        let why = say(a.fallback.as_ref(), a.fallback_reason.as_deref());
+        writeln!(out, "note: {why}\n")?;
+    } else if let (evident_core::answer::Mode::Generated, Some(g)) = (a.mode, &a.generation) {
+        writeln!(out, "{} {}\n", words(Words::WrittenBy), g.model)?;
     }
     match a.status {
         evident_core::answer::Status::NotFound => {

@@ -1,0 +1,220 @@
+//! `evident bench-generate`: model-written answers on a question set, measured.
+//!
+//! Each question is answered by the model through the same path as `ask --generate`
+//! (retrieval, the fenced prompt, the streamed reply, the per-sentence check). What is
+//! reported is what the issue asks to watch: time to the first text and in all, how
+//! often the answer falls back or is "not found", and the share of the model's
+//! sentences the check flags (unsupported or only partly supported). `--out` writes
+//! every answer with its verdicts and reasons, one JSON object a line, for judging the
+//! flags by hand; the figures here do not judge whether a flag is right.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use evident_core::answer::generated::{GenerateOptions, ask_generated};
+use evident_core::answer::{Mode, Status};
+use evident_core::grounding::Verdict;
+use evident_core::import::{ImportOptions, Importer};
+use evident_core::model::ModelServer;
+use evident_core::search::Aliases;
+use evident_core::store::Store;
+use serde::Serialize;
+
+use crate::dataset;
+
+/// What to run.
+pub struct BenchGenerate<'a> {
+    /// The question set (JSONL, colloquial-dev's format).
+    pub questions: &'a Path,
+    /// The corpus the set's `doc` paths are relative to.
+    pub corpus: &'a Path,
+    /// A prepared index instead of importing the corpus's Markdown sets.
+    pub db: Option<&'a Path>,
+    /// Only questions in this language (`zh`, `en`).
+    pub lang: Option<&'a str>,
+    /// At most this many questions.
+    pub limit: Option<usize>,
+    /// Where to write every answer (JSONL).
+    pub out: Option<&'a Path>,
+}
+
+#[derive(Debug, Default, Serialize)]
+struct Report {
+    questions: usize,
+    generated: usize,
+    not_found: usize,
+    uncertain: usize,
+    fell_back: usize,
+    sentences: usize,
+    unsupported: usize,
+    partly: usize,
+    flagged_share: f64,
+    /// Sentences of texts not shown because they cite nothing, checked all the same.
+    draft_sentences: usize,
+    draft_flagged: usize,
+    first_text_ms_median: f64,
+    first_text_ms_p95: f64,
+    total_ms_median: f64,
+    total_ms_p95: f64,
+}
+
+#[derive(Serialize)]
+struct Row<'a> {
+    id: &'a str,
+    lang: Option<&'a str>,
+    question: &'a str,
+    answerable: bool,
+    answer: &'a evident_core::answer::Answer,
+}
+
+fn percentile(values: &mut [f64], p: f64) -> f64 {
+    values.sort_by(f64::total_cmp);
+    if values.is_empty() {
+        return 0.0;
+    }
+    let i = ((values.len() as f64 - 1.0) * p).round() as usize;
+    values[i.min(values.len() - 1)]
+}
+
+/// The Markdown sets of the corpus that colloquial-dev's questions are about.
+fn corpus_dirs(corpus: &Path) -> Vec<PathBuf> {
+    ["zh-laws", "handbook-sourcegraph", "handbook-18f"]
+        .iter()
+        .map(|d| corpus.join(d))
+        .collect()
+}
+
+/// Runs the questions through `generator` and prints (or returns as JSON) the figures.
+pub fn run(
+    a: &BenchGenerate<'_>,
+    generator: &ModelServer,
+    options: &GenerateOptions,
+    json: bool,
+) -> anyhow::Result<serde_json::Value> {
+    let mut questions = dataset::load(a.questions)?;
+    if let Some(lang) = a.lang {
+        questions.retain(|q| q.lang.as_deref() == Some(lang));
+    }
+    if let Some(n) = a.limit {
+        questions.truncate(n);
+    }
+    if questions.is_empty() {
+        anyhow::bail!("{} holds no questions to ask", a.questions.display());
+    }
+    let tmp = std::env::temp_dir().join(format!("evident-bench-generate-{}", std::process::id()));
+    let store = match a.db {
+        Some(db) => Store::open(db)?,
+        None => {
+            let _ = std::fs::remove_dir_all(&tmp);
+            std::fs::create_dir_all(&tmp)?;
+            let mut store = Store::open(&tmp.join("bench.sqlite3"))?;
+            let files: Vec<PathBuf> = evident_core::import::collect_files(&corpus_dirs(a.corpus))
+                .0
+                .into_iter()
+                .filter(|f| f.file_name().is_some_and(|n| n != "SOURCE.md"))
+                .collect();
+            Importer::new(ImportOptions::sandboxed()?).run(&mut store, &files, &mut |_| {})?;
+            store
+        }
+    };
+    let mut out = match a.out {
+        Some(p) => Some(std::io::BufWriter::new(
+            std::fs::File::create(p)
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", p.display()))?,
+        )),
+        None => None,
+    };
+    let mut r = Report::default();
+    let (mut first, mut total) = (Vec::new(), Vec::new());
+    for (i, q) in questions.iter().enumerate() {
+        if !json {
+            eprint!("\r{}/{} {}", i + 1, questions.len(), q.id);
+        }
+        let answer = ask_generated(
+            &store,
+            &q.question,
+            &Aliases::default(),
+            options,
+            generator,
+            &mut |_| true,
+        )?;
+        r.questions += 1;
+        if let Some(run) = &answer.generation {
+            if let Some(ms) = run.first_text_ms {
+                first.push(ms as f64);
+            }
+            total.push(run.total_ms as f64);
+        }
+        if answer.fallback.is_some() {
+            r.fell_back += 1;
+            for s in answer.generation.iter().flat_map(|g| &g.draft) {
+                r.draft_sentences += 1;
+                r.draft_flagged += usize::from(s.verdict != Verdict::Supported);
+            }
+        } else if answer.mode == Mode::Generated {
+            match answer.status {
+                Status::NotFound => r.not_found += 1,
+                Status::Uncertain => r.uncertain += 1,
+                _ => {}
+            }
+            if answer.status != Status::NotFound {
+                r.generated += 1;
+            }
+            for s in &answer.sentences {
+                r.sentences += 1;
+                match s.verdict {
+                    Verdict::Unsupported => r.unsupported += 1,
+                    Verdict::PartiallySupported => r.partly += 1,
+                    Verdict::Supported => {}
+                }
+            }
+        }
+        if let Some(out) = out.as_mut() {
+            let row = Row {
+                id: &q.id,
+                lang: q.lang.as_deref(),
+                question: &q.question,
+                answerable: q.answerable(),
+                answer: &answer,
+            };
+            writeln!(out, "{}", serde_json::to_string(&row)?)?;
+        }
+    }
+    if !json {
+        eprintln!();
+    }
+    drop(store);
+    let _ = std::fs::remove_dir_all(&tmp);
+    r.flagged_share = if r.sentences == 0 {
+        0.0
+    } else {
+        (r.unsupported + r.partly) as f64 / r.sentences as f64
+    };
+    r.first_text_ms_median = percentile(&mut first, 0.5);
+    r.first_text_ms_p95 = percentile(&mut first, 0.95);
+    r.total_ms_median = percentile(&mut total, 0.5);
+    r.total_ms_p95 = percentile(&mut total, 0.95);
+    if !json {
+        println!("model answers on {} questions", r.questions);
+        println!(
+            "  written and checked: {} (uncertain: {}), model said not found: {}, fell back to extractive: {}",
+            r.generated, r.uncertain, r.not_found, r.fell_back
+        );
+        println!(
+            "  sentences: {}, unsupported: {}, partly supported: {}, flagged: {:.1}%",
+            r.sentences,
+            r.unsupported,
+            r.partly,
+            100.0 * r.flagged_share
+        );
+        println!(
+            "  not shown (cited nothing), checked all the same: {} sentences, {} flagged",
+            r.draft_sentences, r.draft_flagged
+        );
+        println!(
+            "  first text: median {:.0} ms, p95 {:.0} ms; whole answer: median {:.0} ms, p95 {:.0} ms",
+            r.first_text_ms_median, r.first_text_ms_p95, r.total_ms_median, r.total_ms_p95
+        );
+    }
+    Ok(serde_json::to_value(&r)?)
+}
