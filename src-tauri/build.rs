@@ -48,4 +48,8 @@ const COMMANDS: &[&str] = &[
     "detect_local_server",
     "set_embedding_settings",
     "clear_embedding_settings",
+    "answer_settings",
+    "test_answer_model",
+    "set_answer_settings",
+    "stop_answer",
 ];

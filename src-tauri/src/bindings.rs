@@ -6,13 +6,15 @@
 
 use ts_rs::{Config, TS};
 
+use crate::answering::{AnswerSettings, ModelCheck};
 use crate::commands::{
     AppInfo, AskResult, DocumentView, ImportProgress, LayoutNote, PageSpan, Retrieval,
 };
 use crate::embedding::{EmbeddingStatus, ServerCheck};
 use crate::error::CommandError;
 use evident_core::answer::context::Neighbour;
-use evident_core::answer::{Answer, Checked, Context, Source, Status, Timings};
+use evident_core::answer::generated::Generation;
+use evident_core::answer::{Answer, Checked, Context, Mode, Source, Status, Timings};
 use evident_core::embed::EmbedReport;
 use evident_core::extract::DocumentKind;
 use evident_core::extract::layout::{
@@ -45,6 +47,8 @@ pub fn typescript() -> String {
         decl::<AskResult>(&cfg),
         decl::<Answer>(&cfg),
         decl::<Status>(&cfg),
+        decl::<Mode>(&cfg),
+        decl::<Generation>(&cfg),
         decl::<SentenceVerdict>(&cfg),
         decl::<Message>(&cfg),
         decl::<Verdict>(&cfg),
@@ -87,6 +91,8 @@ pub fn typescript() -> String {
         decl::<VectorCoverage>(&cfg),
         decl::<EmbeddingStatus>(&cfg),
         decl::<ServerCheck>(&cfg),
+        decl::<AnswerSettings>(&cfg),
+        decl::<ModelCheck>(&cfg),
     ];
     let mut out = String::from(
         "// Generated from the Rust types by src-tauri/src/bindings.rs. Do not edit;\n\

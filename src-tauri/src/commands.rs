@@ -15,13 +15,16 @@ use evident_core::search::{Aliases, SearchOptions};
 use evident_core::store::{DocumentRecord, Store};
 use evident_core::userdata::HistoryEntry;
 use serde::{Deserialize, Serialize};
+use tauri::ipc::Channel;
 use tauri::{AppHandle, Emitter, Manager, State};
 use tauri_plugin_dialog::DialogExt;
 use tauri_plugin_opener::OpenerExt;
 
-use evident_core::model::OLLAMA_DEFAULT_URL;
+use evident_core::answer::generated::{GenerateOptions, ask_generated};
+use evident_core::model::{ModelServer, OLLAMA_DEFAULT_URL};
 use evident_core::settings::{ServerSettings, Settings};
 
+use crate::answering::{self, AnswerSettings, ModelCheck};
 use crate::embedding::{self, EmbeddingStatus, ServerCheck};
 use crate::error::{CommandError, CommandResult};
 use crate::state::AppState;
@@ -165,12 +168,16 @@ fn aliases(state: &AppState) -> CommandResult<Aliases> {
 }
 
 /// Answers a question and records it in the history. Runs on a blocking thread: with
-/// an embeddings server, the question's vector comes over the network.
+/// an embeddings server, the question's vector comes over the network. When the user
+/// chose model answers, the model's text is sent through `on_text` as it arrives, and
+/// the answer that comes back is the checked one (or the extractive answer, saying
+/// why the model's could not be used).
 #[tauri::command]
 pub async fn ask(
     app: AppHandle,
     question: String,
     retrieval: Retrieval,
+    on_text: Channel<String>,
 ) -> CommandResult<AskResult> {
     tauri::async_runtime::spawn_blocking(move || {
         let state = app.state::<AppState>();
@@ -179,9 +186,112 @@ pub async fn ask(
             search: retrieval.options(&state),
             ..AskOptions::default()
         };
-        let answer = state.with_store(|store| answer::ask(store, &question, &aliases, &options))?;
+        let settings = Settings::load(&Settings::path_for(&state.db_path))?;
+        let model = match (settings.answer_mode, &settings.generation) {
+            (answer::Mode::Generated, Some(server)) => Some(server.clone()),
+            _ => None,
+        };
+        let answer = match model {
+            None => state.with_store(|store| answer::ask(store, &question, &aliases, &options))?,
+            Some(server) => {
+                let generator = ModelServer::new(server.config())?;
+                let options = GenerateOptions {
+                    ask: options,
+                    ..GenerateOptions::default()
+                };
+                let token = state.answering.start();
+                let answering = &state.answering;
+                state.with_store(|store| {
+                    ask_generated(
+                        store,
+                        &question,
+                        &aliases,
+                        &options,
+                        &generator,
+                        &mut |piece| {
+                            // Empty pieces are heartbeats, only for the stop button. A
+                            // closed window is no reason to stop: the answer is kept.
+                            if !piece.is_empty() {
+                                let _ = on_text.send(piece.to_owned());
+                            }
+                            answering.may_go_on(token)
+                        },
+                    )
+                })?
+            }
+        };
         let history_id = state.with_user(|user| user.record_answer(&answer))?;
         Ok(AskResult { history_id, answer })
+    })
+    .await
+    .map_err(blocking_error)?
+}
+
+/// Stops the model answer being written; the question is answered extractively.
+#[tauri::command]
+pub async fn stop_answer(state: State<'_, AppState>) -> CommandResult<()> {
+    state.answering.stop();
+    Ok(())
+}
+
+/// Which kind of answer the user wants, and the answer model (without its key).
+#[tauri::command]
+pub async fn answer_settings(state: State<'_, AppState>) -> CommandResult<AnswerSettings> {
+    let settings = Settings::load(&Settings::path_for(&state.db_path))?;
+    Ok(AnswerSettings::of(&settings))
+}
+
+/// Tries an answer model without saving anything: lists the server's models, checks
+/// the name against them and asks for a one-word reply. An empty `api_key` means the
+/// saved key, if the URL is the one it was saved for.
+#[tauri::command]
+pub async fn test_answer_model(
+    state: State<'_, AppState>,
+    base_url: String,
+    model: String,
+    api_key: Option<String>,
+) -> CommandResult<ModelCheck> {
+    let saved = Settings::load(&Settings::path_for(&state.db_path))?.generation;
+    let settings = keyed(saved.as_ref(), &base_url, &model, api_key.as_deref());
+    tauri::async_runtime::spawn_blocking(move || answering::check_model(&settings))
+        .await
+        .map_err(blocking_error)
+}
+
+/// Saves which kind of answer the user wants and, when `base_url` is given, the answer
+/// model (after a test: a model that does not answer is not saved).
+#[tauri::command]
+pub async fn set_answer_settings(
+    state: State<'_, AppState>,
+    mode: answer::Mode,
+    base_url: Option<String>,
+    model: Option<String>,
+    api_key: Option<String>,
+) -> CommandResult<ModelCheck> {
+    let path = Settings::path_for(&state.db_path);
+    tauri::async_runtime::spawn_blocking(move || {
+        let all = Settings::load(&path)?;
+        let server = base_url.map(|url| {
+            keyed(
+                all.generation.as_ref(),
+                &url,
+                model.as_deref().unwrap_or(""),
+                api_key.as_deref(),
+            )
+        });
+        let check = match &server {
+            Some(s) => answering::check_model(s),
+            None => ModelCheck {
+                ok: true,
+                models: Vec::new(),
+                message: None,
+            },
+        };
+        if !check.ok {
+            return Ok(check);
+        }
+        answering::updated(all, mode, server)?.save(&path)?;
+        Ok(check)
     })
     .await
     .map_err(blocking_error)?
@@ -280,14 +390,19 @@ fn new_server_settings(
     api_key: Option<&str>,
 ) -> CommandResult<ServerSettings> {
     let saved = Settings::load(&Settings::path_for(&state.db_path))?.embeddings;
-    // An empty key field keeps the saved key (for the same URL); the UI never sees it.
+    Ok(keyed(saved.as_ref(), base_url, model, api_key))
+}
+
+/// Server settings from the form: an empty key field keeps the saved key (for the same
+/// URL); the UI never sees it.
+fn keyed(
+    saved: Option<&ServerSettings>,
+    base_url: &str,
+    model: &str,
+    api_key: Option<&str>,
+) -> ServerSettings {
     let key = api_key.filter(|k| !k.trim().is_empty());
-    Ok(ServerSettings::updated(
-        saved.as_ref(),
-        base_url,
-        model,
-        key,
-    ))
+    ServerSettings::updated(saved, base_url, model, key)
 }
 
 /// Imported documents.

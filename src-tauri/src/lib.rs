@@ -6,6 +6,7 @@
 //! declarations of every type crossing the boundary (committed as `ui/src/bindings.ts`,
 //! checked by a test).
 
+pub mod answering;
 pub mod bindings;
 pub mod commands;
 pub mod embedding;
@@ -52,6 +53,10 @@ pub fn run() {
             commands::detect_local_server,
             commands::set_embedding_settings,
             commands::clear_embedding_settings,
+            commands::answer_settings,
+            commands::test_answer_model,
+            commands::set_answer_settings,
+            commands::stop_answer,
         ])
         .run(tauri::generate_context!());
     if let Err(e) = result {

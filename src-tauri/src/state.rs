@@ -34,6 +34,8 @@ pub struct AppState {
     user: Mutex<Option<UserData>>,
     /// The embeddings server and the background pass's status.
     pub embedding: crate::embedding::EmbeddingState,
+    /// The stop button of model answers.
+    pub answering: crate::answering::AnswerState,
 }
 
 fn recover<G>(r: Result<G, PoisonError<G>>) -> G {
@@ -49,6 +51,7 @@ impl AppState {
             idle: Mutex::new(Vec::new()),
             user: Mutex::new(None),
             embedding: Default::default(),
+            answering: Default::default(),
         }
     }
 

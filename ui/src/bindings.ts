@@ -99,8 +99,57 @@ context: Context,
 /**
  * Time spent.
  */
-timings_ms: Timings, };
+timings_ms: Timings, 
+/**
+ * Who wrote the text: the extractive composer or a model.
+ */
+mode: Mode, 
+/**
+ * Why a model's answer was asked for and the extractive one is shown instead, as a
+ * message code (`None` when nothing fell back).
+ */
+fallback: Message | null, 
+/**
+ * The same in English words.
+ */
+fallback_reason: string | null, 
+/**
+ * The model's run, when a model was asked.
+ */
+generation: Generation | null, };
 export type Status = "answered" | "uncertain" | "not_found";
+export type Mode = "extractive" | "generated";
+export type Generation = { 
+/**
+ * The server and model.
+ */
+model: string, 
+/**
+ * Milliseconds to the first piece of text, if any arrived.
+ */
+first_text_ms: number | null, 
+/**
+ * Milliseconds the model took in all.
+ */
+total_ms: number, 
+/**
+ * Why the model stopped (`stop`, `length`), when the server said.
+ */
+finish_reason: string | null, 
+/**
+ * The passages in the prompt (`[n]`), in order.
+ */
+passages: Array<number>, 
+/**
+ * The model's text exactly as it arrived (also when the answer fell back).
+ */
+raw_text: string, 
+/**
+ * When a complete text was not shown as the answer because it cites nothing: its
+ * sentences checked all the same (each against every passage the model was given),
+ * so the user can see what the model wrote and how it fares.
+ */
+draft: Array<SentenceVerdict>, };
 export type SentenceVerdict = { 
 /**
  * The sentence without its citation markers.
@@ -352,7 +401,15 @@ model: string, } } | { "code": "server_unusable", "params": {
 /**
  * What went wrong.
  */
-detail: string, } } | { "code": "sources_differ", "params": { 
+detail: string, } } | { "code": "model_found_nothing" } | { "code": "model_unsupported" } | { "code": "model_cut_short", "params": { 
+/**
+ * The limit.
+ */
+tokens: number, } } | { "code": "model_stopped" } | { "code": "model_failed", "params": { 
+/**
+ * What went wrong.
+ */
+detail: string, } } | { "code": "model_said_nothing" } | { "code": "model_cited_nothing" } | { "code": "sources_differ", "params": { 
 /**
  * The lead sentence's passage.
  */
@@ -1256,6 +1313,36 @@ models: Array<string>,
  * The model's vector width, when it answered.
  */
 dim: number | null, 
+/**
+ * What went wrong, in words for the user.
+ */
+message: string | null, };
+export type AnswerSettings = { 
+/**
+ * `extractive` (quoted sentences) or `generated` (a model writes them).
+ */
+mode: Mode, 
+/**
+ * The model server's base URL, if one is set up.
+ */
+base_url: string | null, 
+/**
+ * The model's name on it.
+ */
+model: string | null, 
+/**
+ * Whether an API key is saved for this URL.
+ */
+has_key: boolean, };
+export type ModelCheck = { 
+/**
+ * Whether the model is listed and wrote a reply.
+ */
+ok: boolean, 
+/**
+ * The models the server lists (for picking one).
+ */
+models: Array<string>, 
 /**
  * What went wrong, in words for the user.
  */

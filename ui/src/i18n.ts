@@ -107,6 +107,21 @@ const en = {
   connectionOk: "Works: the model returns {dim}-dimensional vectors.",
   localServerFound: "A model server answers at Ollama's address ({url}). Pick an embedding model to use it:",
   useIt: "Use it",
+  answerModel: "Answers written by a model",
+  answerModelHint: "Evident can have a local OpenAI-compatible chat model (Ollama, llama.cpp, LM Studio, vLLM) write answers from the passages it finds. Every sentence is still checked against the documents; unsupported ones are shown in red. Without a model, answers quote the documents.",
+  answerModeExtractive: "Quote the documents (no model)",
+  answerModeGenerated: "Let the model write the answer",
+  chatModelName: "Chat model",
+  answerModelOk: "Works: {model} answered.",
+  answerSettingsSaved: "Saved.",
+  answerModelNone: "No answer model is set up.",
+  answerModelUsing: "Answers are written by {model} at {url}, and checked.",
+  answerModelQuoting: "Answers quote the documents.",
+  writing: "The model is writing…",
+  stop: "Stop",
+  writtenBy: "Written by {model} from the passages; every sentence checked.",
+  modelFellBack: "The model's answer could not be used: ",
+  modelDraft: "What the model wrote (checked, not shown as the answer)",
 } as const;
 
 export type Key = keyof typeof en;
@@ -217,6 +232,21 @@ const zh: Record<Key, string> = {
   connectionOk: "连接正常：模型返回 {dim} 维向量。",
   localServerFound: "在 Ollama 的默认地址（{url}）发现模型服务。选择一个嵌入模型即可使用：",
   useIt: "使用",
+  answerModel: "由模型撰写回答",
+  answerModelHint: "Evident 可以让本机的 OpenAI 兼容对话模型（Ollama、llama.cpp、LM Studio、vLLM）根据检索到的段落撰写回答。每一句仍会与文档核对，不受支持的句子标为红色。不使用模型时，回答直接引用文档原文。",
+  answerModeExtractive: "引用文档原文（不用模型）",
+  answerModeGenerated: "由模型撰写回答",
+  chatModelName: "对话模型",
+  answerModelOk: "连接正常：{model} 已回复。",
+  answerSettingsSaved: "已保存。",
+  answerModelNone: "尚未设置回答模型。",
+  answerModelUsing: "回答由 {url} 上的 {model} 撰写，并逐句核对。",
+  answerModelQuoting: "回答直接引用文档原文。",
+  writing: "模型正在撰写…",
+  stop: "停止",
+  writtenBy: "由 {model} 根据段落撰写，每句均已核对。",
+  modelFellBack: "模型的回答无法使用：",
+  modelDraft: "模型写了什么（已核对，未作为回答显示）",
 };
 
 export type Lang = "zh-CN" | "en";

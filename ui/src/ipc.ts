@@ -1,11 +1,14 @@
 // The one place that talks to the Rust side. Every command is typed with the
 // declarations generated from the Rust types (bindings.ts).
 
-import { invoke } from "@tauri-apps/api/core";
+import { Channel, invoke } from "@tauri-apps/api/core";
 import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import type { Lang } from "./i18n";
 import type {
   Answer,
+  AnswerSettings,
+  Mode,
+  ModelCheck,
   AliasWarning,
   AppInfo,
   AskResult,
@@ -46,7 +49,20 @@ async function call<T>(command: string, args: Record<string, unknown> = {}): Pro
 
 export const ipc = {
   appInfo: () => call<AppInfo>("app_info"),
-  ask: (question: string, retrieval: Retrieval) => call<AskResult>("ask", { question, retrieval }),
+  /// Asks; a model's text, when the user chose model answers, arrives piece by piece
+  /// through `onText` before the checked answer resolves.
+  ask: (question: string, retrieval: Retrieval, onText: (piece: string) => void = () => {}) => {
+    const channel = new Channel<string>();
+    channel.onmessage = onText;
+    return call<AskResult>("ask", { question, retrieval, onText: channel });
+  },
+  stopAnswer: () => call<null>("stop_answer"),
+  answerSettings: () => call<AnswerSettings>("answer_settings"),
+  testAnswerModel: (baseUrl: string, model: string, apiKey: string | null) =>
+    call<ModelCheck>("test_answer_model", { baseUrl, model, apiKey }),
+  /// Saves the kind of answer and, with `baseUrl`, the answer model (tested first).
+  setAnswerSettings: (mode: Mode, baseUrl: string | null, model: string | null, apiKey: string | null) =>
+    call<ModelCheck>("set_answer_settings", { mode, baseUrl, model, apiKey }),
   checkText: (text: string, retrieval: Retrieval) => call<Checked>("check_text", { text, retrieval }),
   documents: () => call<DocumentRecord[]>("documents"),
   removeDocument: (id: number) => call<boolean>("remove_document", { id }),

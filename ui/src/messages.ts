@@ -118,6 +118,28 @@ export function say(m: Message): string {
         : `${m.params.embedded} of ${m.params.total} passages are embedded with ${m.params.model}; keyword search only until the rest are`;
     case "server_unusable":
       return zh ? `嵌入服务器不可用（${m.params.detail}），仅使用关键词检索` : `${m.params.detail}; keyword search only`;
+    case "model_found_nothing":
+      return zh ? "模型认为检索到的段落不能回答这个问题" : "the model found that the passages do not answer the question";
+    case "model_unsupported":
+      return zh
+        ? "模型回答中没有一句得到段落的支持；以下是最接近的段落"
+        : "none of the model's sentences is supported by the passages; these are the closest passages";
+    case "model_cut_short":
+      return zh
+        ? `模型的回答达到 ${m.params.tokens} 个词元的上限，可能不完整。`
+        : `The model's answer reached its limit of ${m.params.tokens} tokens and may be cut short.`;
+    case "model_stopped":
+      return zh ? "您停止了模型的回答；以下是摘录式回答" : "you stopped the model's answer; this is the extractive answer";
+    case "model_failed":
+      return zh
+        ? `模型回答失败（${m.params.detail}）；以下是摘录式回答`
+        : `the model's answer failed (${m.params.detail}); this is the extractive answer`;
+    case "model_said_nothing":
+      return zh ? "模型没有给出任何文字；以下是摘录式回答" : "the model wrote nothing; this is the extractive answer";
+    case "model_cited_nothing":
+      return zh
+        ? "模型的回答没有引用任何段落，无法核对；以下是摘录式回答"
+        : "the model's answer cites no passage, so it cannot be checked; this is the extractive answer";
     case "sources_differ":
       return zh
         ? `注意：[${m.params.a}] 与 [${m.params.b}] 来自不同文件，对同一规定给出的数值不一致，请核对两处原文。`

@@ -44,11 +44,51 @@ function answer(overrides: Partial<Answer> = {}): Answer {
     timings_ms: { search: 1, compose: 1, ground: 1, total: 3 },
     retrieval: { used: "keyword", model: null, note: null, embed_ms: 0, note_code: null },
     evidence: { coverage: 0.8, sentence_coverage: 0.8, agreement: null, standout: null, top_cosine: null, unmentioned: [] },
+    mode: "extractive",
+    fallback: null,
+    fallback_reason: null,
+    generation: null,
     ...overrides,
   };
 }
 
 describe("renderAnswer", () => {
+  const run = (draft: Answer["sentences"] = []) => ({
+    model: "smollm2 (http://127.0.0.1:8080/v1)",
+    first_text_ms: 300,
+    total_ms: 900,
+    finish_reason: "stop",
+    passages: [1, 2],
+    raw_text: "<b>raw</b>",
+    draft,
+  });
+
+  it("says a model wrote the answer, and which", () => {
+    setLang("en");
+    const el = renderAnswer(answer({ mode: "generated", generation: run() }), { onCite: () => {} });
+    expect(el.querySelector("[data-testid=written-by]")?.textContent).toContain("smollm2");
+    expect(el.querySelector("[data-testid=fallback]")).toBeNull();
+  });
+
+  it("says why the model's answer was not used, with its draft checked and inert", () => {
+    setLang("en");
+    const draft = [
+      { text: "Annual leave is <img src=x onerror=alert(1)> 3 days.", start: 0, end: 10, citations: [], verdict: "unsupported" as const, reasons: [], support: null, location: null, reason_codes: [{ code: "uncited_unsupported" as const }] },
+    ];
+    const el = renderAnswer(
+      answer({ fallback: { code: "model_cited_nothing" }, fallback_reason: "x", generation: run(draft) }),
+      { onCite: () => {} },
+    );
+    const note = el.querySelector("[data-testid=fallback]");
+    expect(note?.textContent).toContain("cites no passage");
+    const red = note?.querySelectorAll("[data-testid=answer-sentence][data-verdict=unsupported]") ?? [];
+    expect(red.length).toBe(1);
+    expect(note?.querySelector("img")).toBeNull();
+    expect(el.querySelector("[data-testid=written-by]")).toBeNull();
+    // The extractive answer is still there.
+    expect(el.querySelectorAll(":scope > .answer-text > [data-testid=answer-sentence]").length).toBe(3);
+  });
+
   it("marks every sentence with its verdict, not by colour alone", () => {
     const el = renderAnswer(answer(), { onCite: () => {} });
     const sentences = [...el.querySelectorAll<HTMLElement>("[data-testid=answer-sentence]")];

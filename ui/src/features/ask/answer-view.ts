@@ -97,11 +97,13 @@ export function renderAnswer(answer: Answer, handlers: AnswerHandlers): HTMLElem
     : retrieval?.note
       ? h("p", { class: "retrieval-note", testid: "retrieval-note" }, `${t("keywordOnly")}: ${retrieval.note}`)
       : null;
+  const origin = renderOrigin(answer, cite);
   if (answer.status === "not_found") {
     return h(
       "section",
       { class: "answer not-found-state", testid: "answer", attrs: { "aria-live": "polite" } },
       note,
+      origin,
       h(
         "div",
         { class: "not-found", testid: "not-found", attrs: { role: "status" } },
@@ -122,6 +124,7 @@ export function renderAnswer(answer: Answer, handlers: AnswerHandlers): HTMLElem
     "section",
     { class: uncertain ? "answer uncertain-state" : "answer", testid: "answer", attrs: { "aria-live": "polite" } },
     note,
+    origin,
     uncertain
       ? h(
           "div",
@@ -137,6 +140,34 @@ export function renderAnswer(answer: Answer, handlers: AnswerHandlers): HTMLElem
     h("h3", {}, t("sources")),
     ...renderCitedSources(answer, handlers),
   );
+}
+
+/** Who wrote the answer: a model (named), or the extractive composer because the
+ *  model's answer could not be used (and why, with what the model wrote, checked, one
+ *  click away). Nothing for plain extractive answers. */
+function renderOrigin(answer: Answer, cite: (n: number) => void): HTMLElement | null {
+  const why = answer.fallback ? say(answer.fallback) : answer.fallback_reason;
+  if (why) {
+    const draft = answer.generation?.draft ?? [];
+    return h(
+      "div",
+      { class: "model-note fallback", testid: "fallback", attrs: { role: "status" } },
+      t("modelFellBack"),
+      why,
+      draft.length
+        ? h(
+            "details",
+            { class: "draft-checked", testid: "draft-checked" },
+            h("summary", {}, t("modelDraft")),
+            h("p", { class: "answer-text" }, ...draft.map((s) => renderSentence(s, cite))),
+          )
+        : null,
+    );
+  }
+  if (answer.mode === "generated" && answer.generation) {
+    return h("p", { class: "model-note", testid: "written-by" }, t("writtenBy", { model: answer.generation.model }));
+  }
+  return null;
 }
 
 /** The cited passages first; the rest retrieved, folded away under "also retrieved". */

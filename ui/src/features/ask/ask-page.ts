@@ -54,11 +54,36 @@ export class AskPage {
   async ask(): Promise<void> {
     const question = this.input.value.trim();
     if (!question) return;
-    replace(this.result, h("p", { class: "busy", attrs: { role: "status" } }, t("asking")));
+    const busy = h("p", { class: "busy", attrs: { role: "status" } }, t("asking"));
+    replace(this.result, busy);
     this.toolbar.hidden = true;
+    // A model's text appears as it is written, plainly (as text, never markup), with a
+    // stop button; the checked answer replaces it when the model is done.
+    let draft: HTMLElement | null = null;
+    const onText = (piece: string) => {
+      if (!draft) {
+        draft = h("p", { class: "draft", testid: "draft", attrs: { "aria-live": "off" } });
+        busy.textContent = t("writing");
+        replace(
+          this.result,
+          h(
+            "div",
+            { class: "writing" },
+            busy,
+            h(
+              "button",
+              { testid: "stop", attrs: { type: "button" }, on: { click: () => void ipc.stopAnswer().catch(this.onError) } },
+              t("stop"),
+            ),
+          ),
+          draft,
+        );
+      }
+      draft.append(piece);
+    };
     try {
       const started = performance.now();
-      const { answer, history_id } = await ipc.ask(question, this.retrieval());
+      const { answer, history_id } = await ipc.ask(question, this.retrieval(), onText);
       this.show(answer, history_id);
       this.element.dataset.askMs = String(Math.round(performance.now() - started));
     } catch (e) {

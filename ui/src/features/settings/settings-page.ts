@@ -1,10 +1,11 @@
-// Settings: language, retrieval options, the alias table.
+// Settings: language, retrieval options, meaning search, the answer model, the alias table.
 
 import type { Retrieval } from "../../bindings";
 import { h } from "../../dom";
 import { lang, setLang, t, type Lang } from "../../i18n";
 import { ipc } from "../../ipc";
 import { saveRetrieval } from "../../settings";
+import { AnswerModelSection } from "./answer-model-section";
 import { EmbeddingsSection } from "./embeddings-section";
 
 export class SettingsPage {
@@ -43,6 +44,7 @@ export class SettingsPage {
       h("label", {}, t("topK"), k),
       h("label", {}, t("floor"), floor),
       new EmbeddingsSection(onError).element,
+      new AnswerModelSection(onError).element,
       h("label", { class: "aliases-label" }, t("aliases"), this.aliases),
       h("button", { attrs: { type: "button" }, on: { click: () => void this.saveAliases() } }, t("save")),
       this.aliasStatus,
