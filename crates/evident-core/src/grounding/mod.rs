@@ -150,7 +150,10 @@ pub fn check(answer: &str, passages: &[Passage]) -> Vec<SentenceVerdict> {
         .into_iter()
         .filter_map(|(start, end)| {
             let raw = &answer[start..end];
-            let text = citations::strip_markers(raw).trim().to_owned();
+            let text = citations::strip_markers(raw);
+            // A list item's marker is the list's, not the claim's ("2. Travel …").
+            let text = text.trim();
+            let text = text[list_marker_len(text)..].trim().to_owned();
             let cited: Vec<usize> = citations::markers(raw)
                 .into_iter()
                 .flat_map(|m| m.numbers)
@@ -471,9 +474,64 @@ pub fn claim_spans(text: &str) -> Vec<(usize, usize)> {
 
 /// Sentence ranges of an answer, with citation markers that follow a sentence's end
 /// (`…审批。[1]`) kept with that sentence.
+/// Byte ranges of `answer`'s blocks: a blank line, or a line break before a list item
+/// ("1. …", "- …", "(2) …"), ends a block whatever its last sentence ends with, so
+/// "1. Paid time off\n2. Travel" is two sentences, not "Paid time off 2." and "Travel".
+/// Other line breaks (hard-wrapped text) are left inside sentences.
+fn blocks(answer: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, _) in answer.match_indices('\n') {
+        let next = &answer[i + 1..];
+        let rest = next.trim_start_matches([' ', '\t']);
+        if rest.starts_with(['\n', '\r']) || list_marker_len(rest) > 0 {
+            out.push((start, i + 1));
+            start = i + 1;
+        }
+    }
+    out.push((start, answer.len()));
+    out
+}
+
+/// Length in bytes of the list marker (with the space after it) that `text` starts
+/// with: "1. ", "12) ", "(3) ", "2、", "- ", "* ", "• "; 0 when there is none. A
+/// number label ("2.1 Birthing parents", "1.5 times") is no marker.
+fn list_marker_len(text: &str) -> usize {
+    for bullet in ["- ", "* ", "• ", "· "] {
+        if text.starts_with(bullet) {
+            return bullet.len();
+        }
+    }
+    let (open, body) = match text.strip_prefix('(') {
+        Some(rest) => (1, rest),
+        None => (0, text),
+    };
+    let digits = body.chars().take_while(char::is_ascii_digit).count();
+    if digits == 0 || digits > 2 {
+        return 0;
+    }
+    let after = &body[digits..];
+    let close = match (open, after.chars().next()) {
+        (1, Some(')')) | (0, Some('.' | ')')) => 1,
+        (0, Some('、')) => '、'.len_utf8(),
+        _ => return 0,
+    };
+    let tail = &after[close..];
+    match tail.chars().next() {
+        Some(' ' | '\t') => open + digits + close + 1,
+        Some(_) if close > 1 => open + digits + close,
+        _ => 0,
+    }
+}
+
 fn sentences_with_markers(answer: &str) -> Vec<(usize, usize)> {
     let mut out: Vec<(usize, usize)> = Vec::new();
-    for (s, e) in split_sentences(answer) {
+    let sentences = blocks(answer).into_iter().flat_map(|(bs, be)| {
+        split_sentences(&answer[bs..be])
+            .into_iter()
+            .map(move |(s, e)| (bs + s, bs + e))
+    });
+    for (s, e) in sentences {
         let only_markers = citations::strip_markers(&answer[s..e]).trim().is_empty();
         match out.last_mut() {
             Some(last) if only_markers => last.1 = e,

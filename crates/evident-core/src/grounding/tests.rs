@@ -349,3 +349,44 @@ fn a_claim_that_calls_one_condition_enough_drops_the_others() {
     );
     assert_ne!(v, Verdict::Supported, "{reasons:?}");
 }
+
+#[test]
+fn a_numbered_list_is_one_claim_an_item_and_its_markers_are_no_numbers() {
+    // As a model writes it: each item on its own line, no full stop between them.
+    let answer = "1. Employees receive 12 weeks of paid parental leave [2]\n2. Leave does not require manager approval [2]\n- Reports are due within 30 days [1]";
+    let v = check(answer, &sources());
+    let texts: Vec<&str> = v.iter().map(|s| s.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        [
+            "Employees receive 12 weeks of paid parental leave",
+            "Leave does not require manager approval",
+            "Reports are due within 30 days"
+        ]
+    );
+    assert_eq!(v[0].verdict, Verdict::Supported, "{:?}", v[0].reasons);
+    assert_eq!(v[1].verdict, Verdict::Supported, "{:?}", v[1].reasons);
+    assert!(
+        v.iter().all(|s| !s
+            .reasons
+            .iter()
+            .any(|r| r.starts_with("1 ") || r.starts_with("2 "))),
+        "a list number is not a claimed number: {v:?}"
+    );
+}
+
+#[test]
+fn hard_wrapped_lines_and_number_labels_stay_in_their_sentence() {
+    let v = check(
+        "单笔报销金额超过5,000元的，\n须经分管副总经理审批[1]。",
+        &sources(),
+    );
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert_eq!(v[0].verdict, Verdict::Supported, "{:?}", v[0].reasons);
+    assert_eq!(list_marker_len("1.5 times the salary"), 0);
+    assert_eq!(list_marker_len("2.1 Birthing parents"), 0);
+    assert_eq!(list_marker_len("12) Item"), 4);
+    assert_eq!(list_marker_len("(3) Item"), 4);
+    assert_eq!(list_marker_len("一、总则"), 0);
+    assert_eq!(list_marker_len("2、报销"), 4);
+}
