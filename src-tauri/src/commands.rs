@@ -200,6 +200,9 @@ pub async fn ask(
                     ..GenerateOptions::default()
                 };
                 let token = state.answering.start();
+                // An empty piece first: the model is being asked (the window shows Stop
+                // before the first token, which a long prompt on a CPU may take a while to give).
+                let _ = on_text.send(String::new());
                 let answering = &state.answering;
                 state.with_store(|store| {
                     ask_generated(

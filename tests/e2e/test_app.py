@@ -190,14 +190,23 @@ def ask_model(driver, question: str, stop: bool = False, writing_shot: str | Non
     box.send_keys(Keys.ENTER)
     draft = ""
     try:
-        draft_el = WebDriverWait(driver, 60, poll_frequency=0.02).until(
-            lambda d: d.find_element(By.CSS_SELECTOR, ".ask-page .result [data-testid='draft']")
+        # Stop is there from the moment the model is asked, before its first token.
+        stop_button = WebDriverWait(driver, 30, poll_frequency=0.02).until(
+            lambda d: d.find_element(By.CSS_SELECTOR, ".ask-page .result [data-testid='stop']")
         )
-        if writing_shot:
-            shot(driver, writing_shot)
         if stop:
-            by_testid(driver, "stop").click()
-        draft = draft_el.text
+            stop_button.click()
+        else:
+            # The first text, or the answer already (a failure before any text).
+            draft = WebDriverWait(driver, 60, poll_frequency=0.02).until(
+                lambda d: d.execute_script(
+                    "const r = document.querySelector('.ask-page .result');"
+                    "const t = r.querySelector('[data-testid=draft]')?.textContent ?? '';"
+                    "return t ? ['text', t] : (r.querySelector('[data-testid=answer]') ? ['answer', ''] : null);"
+                )
+            )[1]
+            if writing_shot and draft:
+                shot(driver, writing_shot)
     except Exception:  # noqa: BLE001 — no text streamed (a failure before it): the answer says why
         pass
     answer = WebDriverWait(driver, 120, poll_frequency=0.1).until(

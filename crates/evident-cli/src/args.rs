@@ -311,16 +311,16 @@ pub struct LlmArgs {
     #[arg(long)]
     pub generate: bool,
     /// Base URL of an OpenAI-compatible chat server, e.g. http://127.0.0.1:11434/v1.
-    #[arg(long, value_name = "URL", requires = "generate")]
+    #[arg(long, value_name = "URL")]
     pub llm_url: Option<String>,
     /// The chat model on that server, e.g. qwen2.5:7b.
-    #[arg(long, value_name = "NAME", requires = "generate")]
+    #[arg(long, value_name = "NAME")]
     pub llm_model: Option<String>,
     /// The model's context window in tokens (prompt and answer together).
-    #[arg(long, default_value_t = 2048, value_name = "N", requires = "generate")]
+    #[arg(long, default_value_t = 2048, value_name = "N")]
     pub llm_context: usize,
     /// Print the model's text to standard error as it arrives.
-    #[arg(long, requires = "generate")]
+    #[arg(long)]
     pub stream: bool,
 }
 

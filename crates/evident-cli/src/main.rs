@@ -169,6 +169,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 budget_tokens: budget,
                 ..Default::default()
             };
+            if !llm.generate && (llm.llm_url.is_some() || llm.llm_model.is_some() || llm.stream) {
+                anyhow::bail!("--llm-url, --llm-model and --stream are for --generate");
+            }
             let answer = if llm.generate {
                 let generator = llm::generator(&db, &llm)?;
                 let options = evident_core::answer::generated::GenerateOptions {

@@ -58,12 +58,13 @@ export class AskPage {
     replace(this.result, busy);
     this.toolbar.hidden = true;
     // A model's text appears as it is written, plainly (as text, never markup), with a
-    // stop button; the checked answer replaces it when the model is done.
+    // stop button from the moment the model is asked (an empty first piece says so);
+    // the checked answer replaces it when the model is done.
     let draft: HTMLElement | null = null;
     const onText = (piece: string) => {
       if (!draft) {
         draft = h("p", { class: "draft", testid: "draft", attrs: { "aria-live": "off" } });
-        busy.textContent = t("writing");
+        busy.textContent = t("modelReading");
         replace(
           this.result,
           h(
@@ -79,7 +80,10 @@ export class AskPage {
           draft,
         );
       }
-      draft.append(piece);
+      if (piece) {
+        busy.textContent = t("writing");
+        draft.append(piece);
+      }
     };
     try {
       const started = performance.now();
