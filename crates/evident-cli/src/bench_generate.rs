@@ -42,6 +42,8 @@ pub struct BenchGenerate<'a> {
 struct Report {
     questions: usize,
     generated: usize,
+    /// Nothing retrieved above the floor: the model was not asked.
+    not_asked: usize,
     not_found: usize,
     uncertain: usize,
     fell_back: usize,
@@ -145,7 +147,9 @@ pub fn run(
             }
             total.push(run.total_ms as f64);
         }
-        if answer.fallback.is_some() {
+        if answer.generation.is_none() {
+            r.not_asked += 1;
+        } else if answer.fallback.is_some() {
             r.fell_back += 1;
             for s in answer.generation.iter().flat_map(|g| &g.draft) {
                 r.draft_sentences += 1;
@@ -197,8 +201,8 @@ pub fn run(
     if !json {
         println!("model answers on {} questions", r.questions);
         println!(
-            "  written and checked: {} (uncertain: {}), model said not found: {}, fell back to extractive: {}",
-            r.generated, r.uncertain, r.not_found, r.fell_back
+            "  written and checked: {} (uncertain: {}), model said not found: {}, fell back to extractive: {}, not asked (nothing retrieved): {}",
+            r.generated, r.uncertain, r.not_found, r.fell_back, r.not_asked
         );
         println!(
             "  sentences: {}, unsupported: {}, partly supported: {}, flagged: {:.1}%",
