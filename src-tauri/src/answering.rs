@@ -14,6 +14,7 @@ use evident_core::model::{ChatMessage, Generator, ModelServer, Role};
 use evident_core::settings::{ServerSettings, Settings};
 use serde::Serialize;
 
+use crate::embedding::ServerCheck;
 use crate::error::CommandResult;
 
 /// The answer settings as the Settings page shows them (never the key itself).
@@ -42,23 +43,13 @@ impl AnswerSettings {
     }
 }
 
-/// What a test of an answer model found.
-#[derive(Debug, Clone, Serialize, ts_rs::TS)]
-pub struct ModelCheck {
-    /// Whether the model is listed and wrote a reply.
-    pub ok: bool,
-    /// The models the server lists (for picking one).
-    pub models: Vec<String>,
-    /// What went wrong, in words for the user.
-    pub message: Option<String>,
-}
-
 /// Tries an answer model: lists the server's models, checks the name against them and
 /// asks for a one-word reply. Blocking: call it off the async runtime.
-pub fn check_model(settings: &ServerSettings) -> ModelCheck {
-    let failed = |message: String, models: Vec<String>| ModelCheck {
+pub fn check_model(settings: &ServerSettings) -> ServerCheck {
+    let failed = |message: String, models: Vec<String>| ServerCheck {
         ok: false,
         models,
+        dim: None,
         message: Some(message),
     };
     let server = match ModelServer::new(settings.config()) {
@@ -77,9 +68,10 @@ pub fn check_model(settings: &ServerSettings) -> ModelCheck {
         content: "Reply with the single word OK.".into(),
     }];
     match server.generate(&hello, 4, &mut |_| true) {
-        Ok(_) => ModelCheck {
+        Ok(_) => ServerCheck {
             ok: true,
             models,
+            dim: None,
             message: None,
         },
         Err(e) => failed(e.to_string(), models),

@@ -6,7 +6,7 @@
 
 use ts_rs::{Config, TS};
 
-use crate::answering::{AnswerSettings, ModelCheck};
+use crate::answering::AnswerSettings;
 use crate::commands::{
     AppInfo, AskResult, DocumentView, ImportProgress, LayoutNote, PageSpan, Retrieval,
 };
@@ -92,7 +92,6 @@ pub fn typescript() -> String {
         decl::<EmbeddingStatus>(&cfg),
         decl::<ServerCheck>(&cfg),
         decl::<AnswerSettings>(&cfg),
-        decl::<ModelCheck>(&cfg),
     ];
     let mut out = String::from(
         "// Generated from the Rust types by src-tauri/src/bindings.rs. Do not edit;\n\

@@ -24,7 +24,7 @@ use evident_core::answer::generated::{GenerateOptions, ask_generated};
 use evident_core::model::{ModelServer, OLLAMA_DEFAULT_URL};
 use evident_core::settings::{ServerSettings, Settings};
 
-use crate::answering::{self, AnswerSettings, ModelCheck};
+use crate::answering::{self, AnswerSettings};
 use crate::embedding::{self, EmbeddingStatus, ServerCheck};
 use crate::error::{CommandError, CommandResult};
 use crate::state::AppState;
@@ -253,7 +253,7 @@ pub async fn test_answer_model(
     base_url: String,
     model: String,
     api_key: Option<String>,
-) -> CommandResult<ModelCheck> {
+) -> CommandResult<ServerCheck> {
     let saved = Settings::load(&Settings::path_for(&state.db_path))?.generation;
     let settings = keyed(saved.as_ref(), &base_url, &model, api_key.as_deref());
     tauri::async_runtime::spawn_blocking(move || answering::check_model(&settings))
@@ -270,7 +270,7 @@ pub async fn set_answer_settings(
     base_url: Option<String>,
     model: Option<String>,
     api_key: Option<String>,
-) -> CommandResult<ModelCheck> {
+) -> CommandResult<ServerCheck> {
     let path = Settings::path_for(&state.db_path);
     tauri::async_runtime::spawn_blocking(move || {
         let all = Settings::load(&path)?;
@@ -284,9 +284,10 @@ pub async fn set_answer_settings(
         });
         let check = match &server {
             Some(s) => answering::check_model(s),
-            None => ModelCheck {
+            None => ServerCheck {
                 ok: true,
                 models: Vec::new(),
+                dim: None,
                 message: None,
             },
         };

@@ -216,14 +216,14 @@ fn run_pass(
     embedding.set_status(app, status);
 }
 
-/// What a connection test found.
+/// What a connection test found (of an embeddings or an answer model).
 #[derive(Debug, Clone, Serialize, ts_rs::TS)]
 pub struct ServerCheck {
-    /// Whether the model answered with usable vectors.
+    /// Whether the model answered: with usable vectors, or with a reply.
     pub ok: bool,
     /// The models the server lists (for picking one).
     pub models: Vec<String>,
-    /// The model's vector width, when it answered.
+    /// The model's vector width, when an embeddings model answered.
     pub dim: Option<usize>,
     /// What went wrong, in words for the user.
     pub message: Option<String>,

@@ -1302,7 +1302,7 @@ total: number,
 message: string | null, };
 export type ServerCheck = { 
 /**
- * Whether the model answered with usable vectors.
+ * Whether the model answered: with usable vectors, or with a reply.
  */
 ok: boolean, 
 /**
@@ -1310,7 +1310,7 @@ ok: boolean,
  */
 models: Array<string>, 
 /**
- * The model's vector width, when it answered.
+ * The model's vector width, when an embeddings model answered.
  */
 dim: number | null, 
 /**
@@ -1334,16 +1334,3 @@ model: string | null,
  * Whether an API key is saved for this URL.
  */
 has_key: boolean, };
-export type ModelCheck = { 
-/**
- * Whether the model is listed and wrote a reply.
- */
-ok: boolean, 
-/**
- * The models the server lists (for picking one).
- */
-models: Array<string>, 
-/**
- * What went wrong, in words for the user.
- */
-message: string | null, };

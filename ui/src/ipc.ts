@@ -8,7 +8,6 @@ import type {
   Answer,
   AnswerSettings,
   Mode,
-  ModelCheck,
   AliasWarning,
   AppInfo,
   AskResult,
@@ -59,10 +58,10 @@ export const ipc = {
   stopAnswer: () => call<null>("stop_answer"),
   answerSettings: () => call<AnswerSettings>("answer_settings"),
   testAnswerModel: (baseUrl: string, model: string, apiKey: string | null) =>
-    call<ModelCheck>("test_answer_model", { baseUrl, model, apiKey }),
+    call<ServerCheck>("test_answer_model", { baseUrl, model, apiKey }),
   /// Saves the kind of answer and, with `baseUrl`, the answer model (tested first).
   setAnswerSettings: (mode: Mode, baseUrl: string | null, model: string | null, apiKey: string | null) =>
-    call<ModelCheck>("set_answer_settings", { mode, baseUrl, model, apiKey }),
+    call<ServerCheck>("set_answer_settings", { mode, baseUrl, model, apiKey }),
   checkText: (text: string, retrieval: Retrieval) => call<Checked>("check_text", { text, retrieval }),
   documents: () => call<DocumentRecord[]>("documents"),
   removeDocument: (id: number) => call<boolean>("remove_document", { id }),

@@ -69,19 +69,16 @@ fn a_generated_answer_has_the_extractive_answers_shape_and_every_sentence_checke
 fn a_server_that_is_not_running_gives_the_extractive_answer_and_says_why() {
     let (_dir, db) = imported();
     let url = format!("http://127.0.0.1:{}/v1", free_port());
-    let out = evident(
-        &db,
-        &[
-            "ask",
-            QUESTION,
-            "--generate",
-            "--llm-url",
-            &url,
-            "--llm-model",
-            "smollm2",
-            "--json",
-        ],
-    );
+    let ask = [
+        "ask",
+        QUESTION,
+        "--generate",
+        "--llm-url",
+        &url,
+        "--llm-model",
+        "smollm2",
+    ];
+    let out = evident(&db, &[&ask[..], &["--json"]].concat());
     assert!(
         out.status.success(),
         "a model failure is not a command failure"
@@ -89,7 +86,7 @@ fn a_server_that_is_not_running_gives_the_extractive_answer_and_says_why() {
     let answer: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(answer["mode"], "extractive");
     let why = answer["fallback_reason"].as_str().expect("fallback_reason");
-    assert!(why.contains(&url) || why.contains("reach"), "{why}");
+    assert!(why.contains(&url), "{why}");
     assert!(
         !answer["sentences"]
             .as_array()
@@ -98,20 +95,7 @@ fn a_server_that_is_not_running_gives_the_extractive_answer_and_says_why() {
         "the extractive answer is there"
     );
     // Without --json the reason is said in words.
-    let out = evident(
-        &db,
-        &[
-            "--lang",
-            "en",
-            "ask",
-            QUESTION,
-            "--generate",
-            "--llm-url",
-            &url,
-            "--llm-model",
-            "smollm2",
-        ],
-    );
+    let out = evident(&db, &[&["--lang", "en"][..], &ask[..]].concat());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("the model's answer failed"), "{text}");
 }
