@@ -10,11 +10,11 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use evident_core::answer::Mode;
-use evident_core::model::{ChatMessage, Generator, ModelServer, Role};
+use evident_core::model::{ChatMessage, Generator, Role};
 use evident_core::settings::{ServerSettings, Settings};
 use serde::Serialize;
 
-use crate::embedding::ServerCheck;
+use crate::embedding::{self, ServerCheck};
 use crate::error::CommandResult;
 
 /// The answer settings as the Settings page shows them (never the key itself).
@@ -46,36 +46,13 @@ impl AnswerSettings {
 /// Tries an answer model: lists the server's models, checks the name against them and
 /// asks for a one-word reply. Blocking: call it off the async runtime.
 pub fn check_model(settings: &ServerSettings) -> ServerCheck {
-    let failed = |message: String, models: Vec<String>| ServerCheck {
-        ok: false,
-        models,
-        dim: None,
-        message: Some(message),
-    };
-    let server = match ModelServer::new(settings.config()) {
-        Ok(s) => s,
-        Err(e) => return failed(e.to_string(), Vec::new()),
-    };
-    let models = match server.models() {
-        Ok(m) => m,
-        Err(e) => return failed(e.to_string(), Vec::new()),
-    };
-    if settings.model.trim().is_empty() {
-        return failed("pick a model".into(), models);
-    }
     let hello = [ChatMessage {
         role: Role::User,
         content: "Reply with the single word OK.".into(),
     }];
-    match server.generate(&hello, 4, &mut |_| true) {
-        Ok(_) => ServerCheck {
-            ok: true,
-            models,
-            dim: None,
-            message: None,
-        },
-        Err(e) => failed(e.to_string(), models),
-    }
+    embedding::check_with(settings, |server| {
+        server.generate(&hello, 4, &mut |_| true).map(|_| None)
+    })
 }
 
 /// The stop button's side of the state: each stop moves the counter on, and a

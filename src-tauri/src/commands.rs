@@ -254,8 +254,13 @@ pub async fn test_answer_model(
     model: String,
     api_key: Option<String>,
 ) -> CommandResult<ServerCheck> {
-    let saved = Settings::load(&Settings::path_for(&state.db_path))?.generation;
-    let settings = keyed(saved.as_ref(), &base_url, &model, api_key.as_deref());
+    let settings = new_server_settings(
+        &state,
+        |s| s.generation,
+        &base_url,
+        &model,
+        api_key.as_deref(),
+    )?;
     tauri::async_runtime::spawn_blocking(move || answering::check_model(&settings))
         .await
         .map_err(blocking_error)
@@ -334,7 +339,13 @@ pub async fn test_embedding_server(
     model: String,
     api_key: Option<String>,
 ) -> CommandResult<ServerCheck> {
-    let settings = new_server_settings(&state, &base_url, &model, api_key.as_deref())?;
+    let settings = new_server_settings(
+        &state,
+        |s| s.embeddings,
+        &base_url,
+        &model,
+        api_key.as_deref(),
+    )?;
     tauri::async_runtime::spawn_blocking(move || embedding::check_server(&settings))
         .await
         .map_err(blocking_error)
@@ -363,6 +374,7 @@ pub async fn set_embedding_settings(
 ) -> CommandResult<ServerCheck> {
     let settings = new_server_settings(
         &app.state::<AppState>(),
+        |s| s.embeddings,
         &base_url,
         &model,
         api_key.as_deref(),
@@ -387,13 +399,15 @@ pub async fn clear_embedding_settings(app: AppHandle) -> CommandResult<()> {
         .map_err(blocking_error)?
 }
 
+/// The form's server settings, with the key saved for `which` server (see [`keyed`]).
 fn new_server_settings(
     state: &AppState,
+    which: impl FnOnce(Settings) -> Option<ServerSettings>,
     base_url: &str,
     model: &str,
     api_key: Option<&str>,
 ) -> CommandResult<ServerSettings> {
-    let saved = Settings::load(&Settings::path_for(&state.db_path))?.embeddings;
+    let saved = which(Settings::load(&Settings::path_for(&state.db_path))?);
     Ok(keyed(saved.as_ref(), base_url, model, api_key))
 }
 

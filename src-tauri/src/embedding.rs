@@ -232,6 +232,16 @@ pub struct ServerCheck {
 /// Tries a server: lists its models and, when a model is named, embeds the probe text.
 /// Blocking: call it off the async runtime.
 pub fn check_server(settings: &ServerSettings) -> ServerCheck {
+    check_with(settings, |server| server.identity().map(|id| Some(id.dim)))
+}
+
+/// Tries a server: lists its models (a server without a list is taken at its word, as
+/// requests do) and, when a model is named, runs `probe` on it, which gives the vector
+/// width of an embeddings model. Blocking: call it off the async runtime.
+pub fn check_with(
+    settings: &ServerSettings,
+    probe: impl FnOnce(&ModelServer) -> evident_core::Result<Option<usize>>,
+) -> ServerCheck {
     let failed = |message: String, models: Vec<String>| ServerCheck {
         ok: false,
         models,
@@ -250,11 +260,11 @@ pub fn check_server(settings: &ServerSettings) -> ServerCheck {
     if settings.model.trim().is_empty() {
         return failed("pick a model".into(), models);
     }
-    match server.identity() {
-        Ok(id) => ServerCheck {
+    match probe(&server) {
+        Ok(dim) => ServerCheck {
             ok: true,
             models,
-            dim: Some(id.dim),
+            dim,
             message: None,
         },
         Err(e) => failed(e.to_string(), models),

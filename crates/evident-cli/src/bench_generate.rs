@@ -21,6 +21,7 @@ use evident_core::store::Store;
 use serde::Serialize;
 
 use crate::dataset;
+use crate::eval::percentile;
 
 /// What to run.
 pub struct BenchGenerate<'a> {
@@ -67,15 +68,6 @@ struct Row<'a> {
     question: &'a str,
     answerable: bool,
     answer: &'a evident_core::answer::Answer,
-}
-
-fn percentile(values: &mut [f64], p: f64) -> f64 {
-    values.sort_by(f64::total_cmp);
-    if values.is_empty() {
-        return 0.0;
-    }
-    let i = ((values.len() as f64 - 1.0) * p).round() as usize;
-    values[i.min(values.len() - 1)]
 }
 
 /// The Markdown sets of the corpus that colloquial-dev's questions are about.
@@ -194,10 +186,12 @@ pub fn run(
     } else {
         (r.unsupported + r.partly) as f64 / r.sentences as f64
     };
-    r.first_text_ms_median = percentile(&mut first, 0.5);
-    r.first_text_ms_p95 = percentile(&mut first, 0.95);
-    r.total_ms_median = percentile(&mut total, 0.5);
-    r.total_ms_p95 = percentile(&mut total, 0.95);
+    first.sort_by(f64::total_cmp);
+    total.sort_by(f64::total_cmp);
+    r.first_text_ms_median = percentile(&first, 0.5);
+    r.first_text_ms_p95 = percentile(&first, 0.95);
+    r.total_ms_median = percentile(&total, 0.5);
+    r.total_ms_p95 = percentile(&total, 0.95);
     if !json {
         println!("model answers on {} questions", r.questions);
         println!(

@@ -5,7 +5,7 @@
 //!
 //! * Nothing retrieved above the floor: the model is not asked, the answer is the same
 //!   honest "not found" as an extractive one.
-//! * The model replies [`NOT_FOUND_REPLY`]: "not found", with the closest passages.
+//! * The model replies [`prompt::NOT_FOUND_REPLY`]: "not found", with the closest passages.
 //! * Every sentence is checked against the passages the model was given (a citation of
 //!   one it was not given is a citation outside the retrieved set). When no sentence
 //!   is supported the answer is "uncertain", its sentences shown flagged.
@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::prompt::{self, NOT_FOUND_REPLY, PromptBudget};
+use super::prompt::{self, PromptBudget};
 use super::{Answer, AskOptions, Context, Mode, Status, elapsed_ms, english, extractive, retrieve};
 use crate::grounding::{self, Verdict, citations};
 use crate::message::{Lang, Message};
@@ -224,14 +224,7 @@ pub fn ask_generated(
 /// Whether the model's reply is the "not found" phrase (alone, or with words around it
 /// but no citation: a model that cites passages is answering, whatever else it says).
 fn says_not_found(text: &str, uncited: bool) -> bool {
-    let squeezed: String = text
-        .chars()
-        .filter(|c| c.is_alphanumeric() || *c == '_')
-        .collect::<String>()
-        .to_ascii_uppercase();
-    let phrase: String = NOT_FOUND_REPLY.chars().filter(|c| *c != '_').collect();
-    let plain: String = squeezed.chars().filter(|c| *c != '_').collect();
-    uncited && plain.contains(&phrase)
+    uncited && prompt::mentions_not_found(text)
 }
 
 /// The extractive `answer` shown because the model's could not be used, and why.

@@ -108,14 +108,31 @@ pub fn as_data(text: &str) -> String {
     without_not_found_phrase(&out)
 }
 
+/// The "not found" reply's letters and digits, upper-cased: how every spelling of it
+/// (any case, any separators) reads once squeezed.
+fn not_found_letters() -> impl Iterator<Item = char> {
+    NOT_FOUND_REPLY
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_uppercase())
+}
+
+/// Whether `text` holds the "not found" reply in any spelling (NOT FOUND IN DOCUMENTS,
+/// **not_found_in_documents**).
+pub fn mentions_not_found(text: &str) -> bool {
+    let letters: String = text
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_uppercase())
+        .collect();
+    letters.contains(&not_found_letters().collect::<String>())
+}
+
 /// `text` with every spelling of the "not found" reply (any case, any separators:
 /// NOT FOUND IN DOCUMENTS, not-found-in-documents) replaced, so a document cannot make
 /// the model give that reply by having it copied.
 fn without_not_found_phrase(text: &str) -> String {
-    let phrase: Vec<char> = NOT_FOUND_REPLY
-        .chars()
-        .filter(char::is_ascii_alphanumeric)
-        .collect();
+    let phrase: Vec<char> = not_found_letters().collect();
     // The alphanumeric characters of `text`, upper-cased, with their byte offsets.
     let letters: Vec<(usize, char)> = text
         .char_indices()
