@@ -270,6 +270,29 @@ def model_answers(driver, data: Path) -> None:
         check(bool(note) and ("stopped" in note[0].text or "停止" in note[0].text),
               f"Stop ends the model's answer and shows the extractive one ({note[0].text if note else ''})")
         shot(driver, "17-model-stopped")
+
+        # The same in the Chinese window: the settings and why the model's text was not used.
+        previous = driver.execute_script("return localStorage.getItem('evident.lang')")
+        driver.execute_script("localStorage.setItem('evident.lang', 'zh-CN')")
+        reload_ready(driver)
+        by_testid(driver, "tab-settings").click()
+        WebDriverWait(driver, 10).until(lambda d: "smollm2" in by_testid(d, "llm-status").text)
+        driver.execute_script("arguments[0].scrollIntoView({block: 'start'})", by_testid(driver, "llm-status"))
+        time.sleep(0.3)
+        shot(driver, "15b-settings-answer-model-zh")
+        by_testid(driver, "tab-ask").click()
+        _, answer = ask_model(driver, "年假有多少天？")
+        note = answer.find_elements(By.CSS_SELECTOR, "[data-testid='fallback'], [data-testid='written-by']")
+        for d in answer.find_elements(By.CSS_SELECTOR, "[data-testid='draft-checked']"):
+            driver.execute_script("arguments[0].open = true", d)
+        check(bool(note) and "模型" in note[0].text,
+              f"the zh-CN window says who wrote the answer, in Chinese ({note[0].text[:60] if note else ''})")
+        shot(driver, "16b-model-answer-zh")
+        driver.execute_script(
+            "arguments[0] === null ? localStorage.removeItem('evident.lang') : localStorage.setItem('evident.lang', arguments[0])",
+            previous)
+        reload_ready(driver)
+        by_testid(driver, "tab-ask").click()
     finally:
         server.terminate()
         server.wait(timeout=10)
