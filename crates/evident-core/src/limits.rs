@@ -12,6 +12,8 @@ use crate::{Error, Result};
 
 /// Largest PDF Evident imports or shows.
 pub const MAX_PDF_BYTES: u64 = 256 << 20;
+/// Largest Word file Evident imports (pictures make them large; the text is small).
+pub const MAX_DOCX_BYTES: u64 = 256 << 20;
 /// Largest Markdown or text file Evident imports.
 pub const MAX_TEXT_BYTES: u64 = 64 << 20;
 /// Largest alias table or settings file Evident reads.

@@ -1,4 +1,4 @@
-//! How a Markdown document looks, so the source viewer can show it rendered rather
+//! How a Markdown or Word document looks, so the source viewer can show it rendered rather
 //! than as flat text — without ever turning document text into markup.
 //!
 //! The layout is structure only: which stretch of the stored text is a heading, a list
@@ -16,7 +16,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::{markdown, plain};
+use super::{docx, markdown, plain};
 use crate::Result;
 
 /// The rendered structure of a Markdown document.
@@ -132,8 +132,27 @@ pub fn markdown_layout(
     let bytes = crate::limits::read_capped(path, crate::limits::MAX_TEXT_BYTES, "Markdown files")?;
     let source = plain::decode(path, &bytes)?;
     let (extracted, styles) = markdown::extract_with_styles(&source, "");
+    Ok(build(extracted, styles, stored_text))
+}
+
+/// The layout of the Word file at `path`, on the same terms as [`markdown_layout`].
+pub fn docx_layout(
+    path: &Path,
+    stored_text: &str,
+) -> Result<std::result::Result<DocumentLayout, LayoutUnavailable>> {
+    let bytes = crate::limits::read_capped(path, crate::limits::MAX_DOCX_BYTES, "Word documents")?;
+    let (extracted, styles) = docx::extract_with_styles(path, &bytes)?;
+    Ok(build(extracted, styles, stored_text))
+}
+
+/// The layout from a fresh extraction, if it still gives the stored text.
+fn build(
+    extracted: super::Extracted,
+    styles: Vec<BlockStyle>,
+    stored_text: &str,
+) -> std::result::Result<DocumentLayout, LayoutUnavailable> {
     if extracted.text != stored_text {
-        return Ok(Err(LayoutUnavailable::Changed));
+        return Err(LayoutUnavailable::Changed);
     }
     let chars = CharIndex::new(&extracted.text);
     let blocks = extracted
@@ -165,7 +184,7 @@ pub fn markdown_layout(
                 .collect(),
         })
         .collect();
-    Ok(Ok(DocumentLayout { blocks }))
+    Ok(DocumentLayout { blocks })
 }
 
 /// A block's look in byte offsets, as the Markdown reader records it.

@@ -7,8 +7,9 @@ use std::sync::LazyLock;
 use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use regex::Regex;
 
+use super::assemble::{Assembler, table_row_text};
 use super::layout::{BlockStyle, ByteMark, InlineStyle, LayoutKind};
-use super::{Block, BlockKind, Extracted, PageSpan};
+use super::{BlockKind, Extracted};
 use crate::text::normalize::join_lines_into;
 
 static TEMPLATE_TAG: LazyLock<Regex> = LazyLock::new(|| {
@@ -44,7 +45,7 @@ fn read(source: &str, fallback_title: &str, keep_styles: bool) -> (Extracted, Ve
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_TASKLISTS;
     let mut b = Builder {
-        keep_styles,
+        out: Assembler::new(keep_styles),
         ..Builder::default()
     };
     for event in Parser::new_ext(&source, options) {
@@ -54,28 +55,15 @@ fn read(source: &str, fallback_title: &str, keep_styles: bool) -> (Extracted, Ve
     let title = b
         .front_matter_title
         .clone()
-        .or_else(|| b.first_h1.clone())
+        .or_else(|| b.out.first_h1.clone())
         .unwrap_or_else(|| fallback_title.to_owned());
-    let end = b.text.len();
-    let extracted = Extracted {
-        title,
-        text: b.text,
-        pages: vec![PageSpan {
-            number: 1,
-            start: 0,
-            end,
-        }],
-        blocks: b.blocks,
-        warnings: Vec::new(),
-    };
-    (extracted, b.styles)
+    b.out.finish(title)
 }
 
 #[derive(Default)]
 struct Builder {
-    text: String,
-    blocks: Vec<Block>,
-    headings: Vec<(u8, String)>,
+    /// The document so far.
+    out: Assembler,
     /// Text of the block being collected, and its kind.
     current: String,
     kind: Option<BlockKind>,
@@ -83,15 +71,10 @@ struct Builder {
     in_metadata: bool,
     metadata: String,
     front_matter_title: Option<String>,
-    first_h1: Option<String>,
     table_head: Vec<String>,
     row: Vec<String>,
     in_head: bool,
     list_depth: usize,
-    /// Whether to record `styles`.
-    keep_styles: bool,
-    /// How each block in `blocks` looks, index for index (when `keep_styles`).
-    styles: Vec<BlockStyle>,
     /// For each open list, whether it is numbered.
     lists: Vec<bool>,
     /// Inline styles opened in the current block: style, start in `current` (set when
@@ -180,11 +163,7 @@ impl Builder {
             }
             Event::End(TagEnd::TableRow) => self.table_row(),
             Event::End(TagEnd::Table) => {
-                if !self.table_head.is_empty()
-                    && self
-                        .blocks
-                        .last()
-                        .is_none_or(|b| b.kind != BlockKind::TableRow)
+                if !self.table_head.is_empty() && self.out.last_kind() != Some(BlockKind::TableRow)
                 {
                     // A table with a header and no body rows: keep the header as text.
                     self.row = std::mem::take(&mut self.table_head);
@@ -271,35 +250,12 @@ impl Builder {
         if cells.iter().all(String::is_empty) {
             return;
         }
-        let mut text = String::new();
-        let mut spans = Vec::new();
         let headed = !self.in_head && !self.table_head.is_empty();
-        for (column, value) in cells.iter().enumerate() {
-            if headed {
-                // `header: value` pairs, empty cells left out.
-                if value.is_empty() {
-                    continue;
-                }
-                if !text.is_empty() {
-                    text.push_str("; ");
-                }
-                if let Some(h) = self.table_head.get(column).filter(|h| !h.is_empty()) {
-                    text.push_str(h);
-                    text.push_str(": ");
-                }
-            } else if column > 0 {
-                text.push_str(" | ");
-            }
-            let start = text.len();
-            text.push_str(value);
-            if !value.is_empty() {
-                spans.push((column, start, text.len()));
-            }
-        }
+        let (text, spans) = table_row_text(headed.then_some(&self.table_head[..]), &cells);
         self.current = text;
         self.marks.clear();
         self.row_cells = spans;
-        self.row_header = if headed && self.keep_styles {
+        self.row_header = if headed && self.out.keeps_styles() {
             self.table_head.clone()
         } else {
             Vec::new()
@@ -321,58 +277,20 @@ impl Builder {
             return;
         };
         let body = std::mem::take(&mut self.current);
-        let lead = body.len() - body.trim_start().len();
-        let body = body.trim();
-        if body.is_empty() {
-            return;
-        }
-        if let BlockKind::Heading { level } = kind {
-            if level == 1 && self.first_h1.is_none() {
-                self.first_h1 = Some(body.to_owned());
-            }
-            self.headings.retain(|(l, _)| *l < level);
-            self.headings.push((level, body.to_owned()));
-        }
-        if !self.text.is_empty() {
-            self.text.push_str("\n\n");
-        }
-        let start = self.text.len();
-        self.text.push_str(body);
-        // Offsets in the untrimmed `current` → offsets in the document text.
-        let place = |at: usize| start + at.saturating_sub(lead).min(body.len());
-        if self.keep_styles {
-            self.styles.push(BlockStyle {
-                kind: match kind {
-                    BlockKind::Heading { level } => LayoutKind::Heading { level },
-                    BlockKind::Paragraph => LayoutKind::Paragraph,
-                    BlockKind::ListItem => LayoutKind::ListItem {
-                        depth: u8::try_from(self.lists.len().max(1)).unwrap_or(u8::MAX),
-                        ordered: self.lists.last().copied().unwrap_or(false),
-                    },
-                    BlockKind::TableRow => LayoutKind::TableRow { header },
-                    BlockKind::Code => LayoutKind::Code,
+        let lists = &self.lists;
+        self.out.push(kind, &body, || BlockStyle {
+            kind: match kind {
+                BlockKind::Heading { level } => LayoutKind::Heading { level },
+                BlockKind::Paragraph => LayoutKind::Paragraph,
+                BlockKind::ListItem => LayoutKind::ListItem {
+                    depth: u8::try_from(lists.len().max(1)).unwrap_or(u8::MAX),
+                    ordered: lists.last().copied().unwrap_or(false),
                 },
-                marks: marks
-                    .into_iter()
-                    .map(|m| ByteMark {
-                        start: place(m.start),
-                        end: place(m.end),
-                        ..m
-                    })
-                    .filter(|m| m.end > m.start)
-                    .collect(),
-                cells: cells
-                    .into_iter()
-                    .map(|(column, s, e)| (column, place(s), place(e)))
-                    .filter(|(_, s, e)| e > s)
-                    .collect(),
-            });
-        }
-        self.blocks.push(Block {
-            start,
-            end: self.text.len(),
-            kind,
-            heading_path: self.headings.iter().map(|(_, t)| t.clone()).collect(),
+                BlockKind::TableRow => LayoutKind::TableRow { header },
+                BlockKind::Code => LayoutKind::Code,
+            },
+            marks,
+            cells,
         });
     }
 }

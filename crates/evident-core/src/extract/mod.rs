@@ -6,6 +6,8 @@
 //! shape only, so it never needs to know where the text came from, and every offset it
 //! records points into the text that the store keeps.
 
+mod assemble;
+pub mod docx;
 pub mod layout;
 pub mod markdown;
 pub mod pdf;
@@ -29,6 +31,8 @@ pub enum DocumentKind {
     Text,
     /// `.pdf`
     Pdf,
+    /// `.docx` (Word 2007 and later)
+    Docx,
 }
 
 impl DocumentKind {
@@ -39,6 +43,7 @@ impl DocumentKind {
             "md" | "markdown" => Some(Self::Markdown),
             "txt" | "text" => Some(Self::Text),
             "pdf" => Some(Self::Pdf),
+            "docx" => Some(Self::Docx),
             _ => None,
         }
     }
@@ -49,6 +54,7 @@ impl DocumentKind {
             Self::Markdown => "markdown",
             Self::Text => "text",
             Self::Pdf => "pdf",
+            Self::Docx => "docx",
         }
     }
 
@@ -58,6 +64,7 @@ impl DocumentKind {
             "markdown" => Some(Self::Markdown),
             "text" => Some(Self::Text),
             "pdf" => Some(Self::Pdf),
+            "docx" => Some(Self::Docx),
             _ => None,
         }
     }
@@ -155,7 +162,7 @@ impl Extracted {
     }
 }
 
-/// Extracts a Markdown or plain-text file in this process. PDFs go through
+/// Extracts a Markdown, plain-text or Word file in this process. PDFs go through
 /// [`pdf::PdfReader`], which may use a child process.
 pub fn extract_textual(path: &Path, kind: DocumentKind, bytes: &[u8]) -> Result<Extracted> {
     let fallback_title = file_title(path);
@@ -168,6 +175,7 @@ pub fn extract_textual(path: &Path, kind: DocumentKind, bytes: &[u8]) -> Result<
             let source = plain::decode(path, bytes)?;
             plain::extract(&source, &fallback_title)
         }
+        DocumentKind::Docx => return docx::extract(path, bytes),
         DocumentKind::Pdf => {
             return Err(Error::input(path, "PDFs are read by the PDF reader"));
         }

@@ -124,6 +124,30 @@ pub const MIGRATIONS: &[&str] = &[
     ) STRICT;
     CREATE INDEX chunks_embed_key ON chunks(embed_key);
     "#,
+    // 5: Word documents. SQLite cannot alter a CHECK constraint, so the table is rebuilt
+    // the way SQLite's documentation prescribes (new table, copy, drop, rename); the
+    // migration runs with foreign keys off so that dropping the old table does not
+    // cascade into pages and chunks, and the keys are checked before it commits.
+    r#"
+    CREATE TABLE documents_v5 (
+        id              INTEGER PRIMARY KEY,
+        path            TEXT NOT NULL UNIQUE,
+        kind            TEXT NOT NULL CHECK (kind IN ('markdown', 'text', 'pdf', 'docx')),
+        title           TEXT NOT NULL,
+        sha256          TEXT NOT NULL,
+        size_bytes      INTEGER NOT NULL,
+        mtime           INTEGER,
+        page_count      INTEGER NOT NULL,
+        imported_at     INTEGER NOT NULL,
+        status          TEXT NOT NULL CHECK (status IN ('indexed', 'indexed_with_warnings')),
+        warnings        TEXT NOT NULL DEFAULT '[]',
+        chunker_version INTEGER NOT NULL
+    ) STRICT;
+    INSERT INTO documents_v5 SELECT * FROM documents;
+    DROP TABLE documents;
+    ALTER TABLE documents_v5 RENAME TO documents;
+    CREATE INDEX documents_sha256 ON documents(sha256);
+    "#,
 ];
 
 /// The newest schema version this build understands.

@@ -136,6 +136,20 @@ impl Store {
                 supported: latest,
             });
         }
+        if current == latest {
+            return Ok(());
+        }
+        // A migration may rebuild a table that others refer to (SQLite's way to change a
+        // constraint); with foreign keys on, dropping the old table would cascade. They
+        // are checked inside each migration's transaction instead, and switched back on
+        // whatever happens (the pragma is a no-op inside a transaction, so it is set here).
+        self.conn.pragma_update(None, "foreign_keys", "OFF")?;
+        let result = self.apply_migrations(current);
+        self.conn.pragma_update(None, "foreign_keys", "ON")?;
+        result
+    }
+
+    fn apply_migrations(&mut self, current: i64) -> Result<()> {
         for (i, sql) in migrations::MIGRATIONS
             .iter()
             .enumerate()
@@ -143,6 +157,19 @@ impl Store {
         {
             let tx = self.conn.transaction()?;
             tx.execute_batch(sql)?;
+            let broken: i64 =
+                tx.query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
+                    r.get(0)
+                })?;
+            if broken > 0 {
+                return Err(Error::DatabaseCorrupt {
+                    path: self.path.clone(),
+                    reason: format!(
+                        "upgrading the index to schema {} left {broken} rows pointing at nothing",
+                        i + 1
+                    ),
+                });
+            }
             tx.pragma_update(None, "user_version", i as i64 + 1)?;
             tx.execute(
                 "INSERT INTO meta(key, value) VALUES ('schema_version', ?1)
@@ -313,5 +340,54 @@ mod tests {
         let text = "报销 policy 审批";
         let bytes = [0, 3, 6, 7, text.len()];
         assert_eq!(char_offsets(text, &bytes), vec![0, 1, 2, 3, 12]);
+    }
+
+    #[test]
+    fn upgrading_to_word_documents_keeps_pages_chunks_and_their_index() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let db = dir.path().join("v4.sqlite3");
+        {
+            // A database as schema 4 left it, with one document.
+            let conn = Connection::open(&db).expect("open");
+            for sql in &migrations::MIGRATIONS[..4] {
+                conn.execute_batch(sql).expect("old schema");
+            }
+            conn.execute_batch(
+                "PRAGMA user_version = 4;
+                 INSERT INTO documents VALUES (1, '/p/a.md', 'markdown', 'A', 'x', 1, 0, 1, 0, 'indexed', '[]', 1);
+                 INSERT INTO pages VALUES (1, 1, 0, 4, '年假五天');
+                 INSERT INTO chunks(id, doc_id, ordinal, heading_path, page_start, page_end, char_start, char_end, token_count, sha256, text)
+                   VALUES (7, 1, 0, '[]', 1, 1, 0, 4, 2, 'y', '年假五天');
+                 INSERT INTO chunk_index(rowid, heading, body) VALUES (7, '', '年假 五天');",
+            )
+            .expect("old rows");
+        }
+        let store = Store::open(&db).expect("upgrades");
+        let conn = store.connection();
+        let count = |sql: &str| conn.query_row(sql, [], |r| r.get::<_, i64>(0)).expect(sql);
+        assert_eq!(count("PRAGMA user_version"), migrations::latest());
+        assert_eq!(
+            count("SELECT count(*) FROM pages"),
+            1,
+            "pages survive the table rebuild"
+        );
+        assert_eq!(count("SELECT count(*) FROM chunks"), 1);
+        assert_eq!(
+            count("SELECT count(*) FROM chunk_index WHERE chunk_index MATCH '五天'"),
+            1
+        );
+        assert_eq!(count("PRAGMA foreign_keys"), 1, "foreign keys are back on");
+        conn.execute(
+            "INSERT INTO documents VALUES (2, '/p/b.docx', 'docx', 'B', 'z', 1, 0, 1, 0, 'indexed', '[]', 1)",
+            [],
+        )
+        .expect("Word documents are allowed");
+        conn.execute("DELETE FROM documents WHERE id = 1", [])
+            .expect("delete");
+        assert_eq!(
+            count("SELECT count(*) FROM chunks"),
+            0,
+            "deletes still cascade"
+        );
     }
 }
