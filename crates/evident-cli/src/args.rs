@@ -22,8 +22,41 @@ pub struct Cli {
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Import files and folders (Markdown, text, PDF). Exit status 2: some files failed.
+    /// Import files and folders (Markdown, text, PDF, Word). They are remembered and kept
+    /// in sync by `evident sync`, `evident watch` and the app. Exit status 2: some files
+    /// failed.
     Import(ImportArgs),
+    /// Make the index equal to the remembered folders and files, once: changed files are
+    /// imported again, new ones imported, deleted ones removed, renamed ones followed.
+    /// One line per change. Exit status 2: some files failed.
+    Sync {
+        /// Machine-readable report.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        chunking: ChunkArgs,
+        #[command(flatten)]
+        embed: EmbedArgs,
+    },
+    /// Keep the index in sync while running (until interrupted): one line per change.
+    /// PATHs are remembered (and imported) first.
+    Watch {
+        /// Folders or files to remember before watching.
+        paths: Vec<PathBuf>,
+        /// Print the remembered folders and files and exit.
+        #[arg(long, conflicts_with = "paths")]
+        list: bool,
+        /// Forget a remembered folder or file (its documents stay until removed) and exit.
+        #[arg(long, value_name = "PATH", conflicts_with_all = ["paths", "list"])]
+        forget: Option<PathBuf>,
+        /// One JSON object per change instead of a line of text.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        chunking: ChunkArgs,
+        #[command(flatten)]
+        embed: EmbedArgs,
+    },
     /// List imported documents.
     Docs {
         /// Machine-readable output.
@@ -262,6 +295,9 @@ pub struct ImportArgs {
     /// Machine-readable summary.
     #[arg(long)]
     pub json: bool,
+    /// Do not remember the paths for `evident sync`, `evident watch` and the app.
+    #[arg(long)]
+    pub no_remember: bool,
     #[command(flatten)]
     pub chunking: ChunkArgs,
     #[command(flatten)]

@@ -14,6 +14,7 @@ mod eval;
 mod llm;
 mod output;
 mod semantic;
+mod sync;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -77,6 +78,27 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         .unwrap_or_else(evident_core::paths::default_db_path);
     match cli.command {
         Command::Import(a) => import_cmd(&db, &a),
+        Command::Sync {
+            json,
+            chunking,
+            embed,
+        } => sync::sync_cmd(&db, json, &chunking, &embed),
+        Command::Watch {
+            paths,
+            list,
+            forget,
+            json,
+            chunking,
+            embed,
+        } => {
+            if list {
+                sync::list_cmd(&db)
+            } else if let Some(path) = forget {
+                sync::forget_cmd(&db, &path)
+            } else {
+                sync::watch_cmd(&db, &paths, json, &chunking, &embed)
+            }
+        }
         Command::Docs { json } => {
             let store = open(&db)?;
             output::docs(&store.documents()?, json)?;
@@ -86,6 +108,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let mut store = open(&db)?;
             let doc = store.resolve(&document)?;
             store.remove_document(doc.id)?;
+            // Removed means removed: a sync of its folder does not bring it back.
+            evident_core::userdata::UserData::open_for(&db)?.exclude(&doc.path)?;
             writeln!(
                 std::io::stdout(),
                 "removed {} ({} chunks)",
@@ -355,7 +379,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn open(db: &Path) -> anyhow::Result<Store> {
+pub(crate) fn open(db: &Path) -> anyhow::Result<Store> {
     let store = Store::open(db)?;
     for notice in store.notices() {
         eprintln!("note: {notice}");
@@ -418,7 +442,7 @@ fn load_aliases(db: &Path) -> anyhow::Result<evident_core::search::Aliases> {
     Ok(aliases)
 }
 
-fn import_options(a: &args::ChunkArgs) -> anyhow::Result<ImportOptions> {
+pub(crate) fn import_options(a: &args::ChunkArgs) -> anyhow::Result<ImportOptions> {
     let mut options = ImportOptions::sandboxed().context("cannot prepare the PDF reader")?;
     options.chunker = ChunkerConfig {
         target_tokens: a.target_tokens,
@@ -439,6 +463,10 @@ fn import_cmd(db: &Path, a: &ImportArgs) -> anyhow::Result<ExitCode> {
     let mut store = open(db)?;
     let paths: Vec<PathBuf> = a.paths.clone();
     let mut progress = output::Progress::new(a.json);
+    if !a.no_remember {
+        // Taken before the import, so an older index's own files are seeded first.
+        sync::remember(db, &store, &paths)?;
+    }
     let summary = Importer::new(options).run(&mut store, &paths, &mut |e| progress.event(e))?;
     progress.finish();
     output::import_summary(&summary, a.json)?;

@@ -95,6 +95,8 @@ fn bad_inputs_fail_one_by_one_and_awkward_ones_import() {
     w("scanned.pdf", &common::pdf::image_only_pdf());
     w("form-loop.pdf", &common::pdf::self_referencing_form_pdf());
     w("notes.docx", b"PK\x03\x04 not really");
+    w("sheet.xlsx", b"PK\x03\x04 a spreadsheet");
+    w("old.doc", b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1 old Word");
     let zh = "第一条 单笔报销超过五千元的，需经分管副总经理审批。\n第二条 员工请假应当提前申请。\n";
     w("gbk 制度.txt", &encoding_rs::GBK.encode(zh).0);
     let mut utf16 = vec![0xFF, 0xFE];
@@ -143,7 +145,9 @@ fn bad_inputs_fail_one_by_one_and_awkward_ones_import() {
     failed("truncated.pdf", "damaged");
     failed("encrypted.pdf", "encrypted");
     failed("scanned.pdf", "scanned");
-    assert_eq!(status(report(&summary, "notes.docx")), "skipped");
+    failed("notes.docx", "damaged");
+    failed("old.doc", "save it as .docx");
+    assert_eq!(status(report(&summary, "sheet.xlsx")), "skipped");
 
     let imported = |f: &str| {
         let r = report(&summary, f);
@@ -342,4 +346,89 @@ fn a_changed_tokenizer_version_reindexes_instead_of_mixing() {
     let rows = common::count(&db, "SELECT count(*) FROM chunk_index_docsize");
     let chunks = common::count(&db, "SELECT count(*) FROM chunks");
     assert_eq!(rows, chunks, "the whole index was rebuilt");
+}
+
+/// `evident watch` on a real folder: one JSON line per change, as files are added,
+/// saved again and deleted; `evident sync` and `watch --list` agree with it.
+#[test]
+fn watch_prints_a_line_per_change_until_interrupted() {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    let dir = tempfile::tempdir().expect("tmp");
+    let folder = dir.path().join("policies");
+    std::fs::create_dir(&folder).expect("mkdir");
+    let folder = folder.canonicalize().expect("canonical");
+    let db = dir.path().join("db.sqlite3");
+    let mut child = Command::new(common::bin())
+        .arg("--db")
+        .arg(&db)
+        .args(["watch", "--json"])
+        .arg(&folder)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn watch");
+    let (tx, rx) = std::sync::mpsc::channel::<serde_json::Value>();
+    let stdout = child.stdout.take().expect("stdout");
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+        {
+            if let Ok(v) = serde_json::from_str(&line) {
+                let _ = tx.send(v);
+            }
+        }
+    });
+    let next = |what: &str| -> serde_json::Value {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+            match rx.recv_timeout(left) {
+                Ok(v) if v["change"] == what => return v,
+                Ok(_) => {}
+                Err(_) => break,
+            }
+        }
+        panic!("no `{what}` line within 20 s");
+    };
+    // The watcher is up once the first pass is done; give it a moment to start.
+    std::thread::sleep(Duration::from_millis(800));
+    let file = folder.join("leave.md");
+    std::fs::write(&file, "# Leave\n\nEmployees get 15 days of annual leave.\n").expect("write");
+    let added = next("added");
+    assert_eq!(added["path"], file.to_string_lossy().as_ref());
+    std::fs::write(&file, "# Leave\n\nEmployees get 20 days of annual leave.\n").expect("write");
+    next("updated");
+    let answer = common::json(&db, &["search", "annual leave days", "--json"]);
+    assert!(
+        answer.to_string().contains("20 days"),
+        "the saved text is searchable: {answer}"
+    );
+    std::fs::rename(&file, folder.join("annual-leave.md")).expect("rename");
+    let renamed = next("renamed");
+    assert!(
+        renamed["to"]
+            .as_str()
+            .is_some_and(|t| t.ends_with("annual-leave.md"))
+    );
+    std::fs::remove_file(folder.join("annual-leave.md")).expect("rm");
+    next("removed");
+    child.kill().expect("interrupt");
+    let _ = child.wait();
+
+    let list = common::evident(&db, &["watch", "--list"]);
+    assert_eq!(
+        String::from_utf8_lossy(&list.stdout).trim(),
+        folder.to_string_lossy()
+    );
+    let sync = common::evident(&db, &["sync"]);
+    assert!(sync.status.success());
+    assert!(
+        sync.stdout.is_empty(),
+        "nothing left to do: {}",
+        String::from_utf8_lossy(&sync.stdout)
+    );
+    assert_eq!(common::count(&db, "SELECT count(*) FROM documents"), 0);
 }

@@ -1,13 +1,22 @@
-//! Crash safety: SIGKILL a large import at random moments; afterwards the database must
-//! pass `PRAGMA integrity_check`, hold no partial document, and a re-import must finish.
+//! Crash safety: SIGKILL a large import, or a sync of a changed folder, at random
+//! moments; afterwards the database must pass `PRAGMA integrity_check`, hold no partial
+//! document, and a re-import (or the next sync) must finish.
 
 mod common;
 
 use std::process::{Command, Stdio};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+/// The two tests time their kills from a run of their own: run side by side, each
+/// would slow the other and its kills would land late.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 #[test]
 fn killed_imports_leave_a_consistent_database() {
+    let _serial = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let dir = tempfile::tempdir().expect("tmp");
     let input = dir.path().join("docs");
     std::fs::create_dir_all(&input).expect("mkdir");
@@ -89,6 +98,104 @@ fn killed_imports_leave_a_consistent_database() {
     );
     check(&db, 99);
     assert_eq!(common::count(&db, "SELECT count(*) FROM documents"), 120);
+}
+
+#[test]
+fn killed_syncs_leave_a_consistent_database_and_the_next_sync_finishes() {
+    let _serial = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let dir = tempfile::tempdir().expect("tmp");
+    let input = dir.path().join("docs");
+    std::fs::create_dir_all(&input).expect("mkdir");
+    let para = "第二条 年休假天数按累计工作年限计算。Leave is granted by the manager.\n\n";
+    // Each round rewrites most files, deletes a few and adds a few: every kind of
+    // write a sync makes (replace, remove, add) is in flight when the kill lands.
+    let write_docs = |round: usize| {
+        for i in 0..100 {
+            let path = input.join(format!("doc-{i:03}.md"));
+            if (i + round).is_multiple_of(17) {
+                let _ = std::fs::remove_file(&path);
+                continue;
+            }
+            let size = if i % 20 == 0 { 3000 } else { 30 };
+            let body = format!("# 文档 {i}\n\n修订 {round}。\n\n{}", para.repeat(size));
+            std::fs::write(&path, body).expect("write");
+        }
+        // Files are read once left alone for a second (a save in progress is never
+        // read); wait that out so the kill lands in the writing, not the waiting.
+        std::thread::sleep(Duration::from_millis(1100));
+    };
+    let db = dir.path().join("db.sqlite3");
+    write_docs(0);
+    let import = common::evident(&db, &["import", &input.to_string_lossy()]);
+    assert!(
+        import.status.success(),
+        "the folder imports and is remembered"
+    );
+    write_docs(1);
+    let started = Instant::now();
+    let probe = common::evident(&db, &["sync"]);
+    assert!(
+        probe.status.success(),
+        "a whole sync runs: {}",
+        String::from_utf8_lossy(&probe.stderr)
+    );
+    let whole = started.elapsed();
+    let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut kills = 0;
+    for round in 2..14 {
+        write_docs(round);
+        let mut child = Command::new(common::bin())
+            .arg("--db")
+            .arg(&db)
+            .arg("sync")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn sync");
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let delay = whole.mul_f64(0.15 + (seed % 1000) as f64 / 1000.0 * 0.7);
+        let start = Instant::now();
+        while start.elapsed() < delay {
+            if child.try_wait().ok().flatten().is_some() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        if child.try_wait().ok().flatten().is_none() {
+            child.kill().expect("SIGKILL");
+            kills += 1;
+        }
+        let _ = child.wait();
+        check(&db, round);
+    }
+    assert!(
+        kills >= 8,
+        "at least 8 syncs must have been killed mid-way, got {kills}"
+    );
+    let out = common::evident(&db, &["sync"]);
+    assert!(
+        out.status.success(),
+        "the next sync completes: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    check(&db, 99);
+    let on_disk = std::fs::read_dir(&input).expect("dir").count() as i64;
+    assert_eq!(
+        common::count(&db, "SELECT count(*) FROM documents"),
+        on_disk
+    );
+    assert_eq!(
+        common::count(
+            &db,
+            "SELECT count(*) FROM chunks WHERE text LIKE '%修订 13。%'"
+        ),
+        on_disk,
+        "every document holds the last revision"
+    );
 }
 
 fn check(db: &std::path::Path, round: usize) {

@@ -328,6 +328,18 @@ impl Importer {
             DocumentKind::Docx => read_capped(path, limits::MAX_DOCX_BYTES, "Word documents")?,
             _ => read_capped(path, limits::MAX_TEXT_BYTES, "Markdown and text documents")?,
         };
+        // A file being written (a save in progress, a copy still arriving) is not taken
+        // half-read: its size and time must be the same after the read as before it.
+        let after = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+        if after.len() != meta.len()
+            || after.modified().ok() != meta.modified().ok()
+            || bytes.len() as u64 != meta.len()
+        {
+            return Err(Error::input(
+                path,
+                "the file changed while it was being read; it is read again once it is saved",
+            ));
+        }
         let sha256 = sha256_hex(&bytes);
         if let Some((sha, version, id)) = known.by_path.get(path)
             && *sha == sha256

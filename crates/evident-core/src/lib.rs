@@ -43,9 +43,11 @@ pub mod paths;
 pub mod search;
 pub mod settings;
 pub mod store;
+pub mod sync;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod text;
 pub mod userdata;
+pub mod watch;
 
 pub use error::{Error, Result};

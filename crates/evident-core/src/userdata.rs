@@ -44,7 +44,23 @@ const MIGRATIONS: &[&str] = &[
     ) STRICT;
     CREATE INDEX history_asked_at ON history(asked_at);
     "#,
+    // 2: the folders and files the user imported, which are kept in sync with the index,
+    // and the files inside them the user removed from the Library (not to come back).
+    r#"
+    CREATE TABLE watched (
+        path     TEXT PRIMARY KEY,
+        added_at INTEGER NOT NULL
+    ) STRICT;
+    CREATE TABLE excluded (
+        path     TEXT PRIMARY KEY,
+        added_at INTEGER NOT NULL
+    ) STRICT;
+    "#,
 ];
+
+/// `meta` key set once the library's documents have been taken as watched files (for
+/// an index made before folders were remembered).
+const WATCH_SEEDED: &str = "watched_seeded_from_index";
 
 /// `meta` key set once the index database's own history table has been carried over.
 const CARRIED_OVER: &str = "history_carried_over_from_index";
@@ -232,6 +248,119 @@ impl UserData {
         )?;
         Ok(changed > 0)
     }
+}
+
+impl UserData {
+    /// The folders and files kept in sync, in the order they were added.
+    pub fn watched(&self) -> Result<Vec<PathBuf>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT path FROM watched ORDER BY added_at, path")?;
+        let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+        Ok(rows
+            .map(|r| r.map(PathBuf::from))
+            .collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// What to keep in sync: the watched paths and the files excluded from them.
+    pub fn watch_list(&self) -> Result<WatchList> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT path FROM excluded ORDER BY path")?;
+        let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+        Ok(WatchList {
+            roots: self.watched()?,
+            excluded: rows
+                .map(|r| r.map(PathBuf::from))
+                .collect::<rusqlite::Result<_>>()?,
+        })
+    }
+
+    /// Keeps a file the user removed from the Library out of it, though it sits in a
+    /// watched folder; a watched file itself is simply no longer watched.
+    pub fn exclude(&mut self, path: &Path) -> Result<()> {
+        if self.unwatch(path)? {
+            return Ok(());
+        }
+        if self.watched()?.iter().any(|root| path.starts_with(root)) {
+            self.conn.execute(
+                "INSERT OR IGNORE INTO excluded (path, added_at) VALUES (?1, ?2)",
+                params![path.to_string_lossy(), crate::store::now()],
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Remembers `paths` (made absolute) to be kept in sync; a folder inside one already
+    /// watched adds nothing. Importing a path again brings back what was excluded in it.
+    /// Returns the paths newly remembered.
+    pub fn watch(&mut self, paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+        let mut known = self.watched()?;
+        let mut added = Vec::new();
+        for path in paths {
+            let path = path.canonicalize().unwrap_or_else(|_| path.clone());
+            let excluded = self.watch_list()?.excluded;
+            for gone in excluded.iter().filter(|e| e.starts_with(&path)) {
+                self.conn.execute(
+                    "DELETE FROM excluded WHERE path = ?1",
+                    [gone.to_string_lossy()],
+                )?;
+            }
+            if known.iter().any(|k| path.starts_with(k)) {
+                continue;
+            }
+            // A folder that holds watched paths takes their place.
+            for inner in known.iter().filter(|k| k.starts_with(&path)) {
+                self.conn.execute(
+                    "DELETE FROM watched WHERE path = ?1",
+                    [inner.to_string_lossy()],
+                )?;
+            }
+            known.retain(|k| !k.starts_with(&path));
+            self.conn.execute(
+                "INSERT OR IGNORE INTO watched (path, added_at) VALUES (?1, ?2)",
+                params![path.to_string_lossy(), crate::store::now()],
+            )?;
+            known.push(path.clone());
+            added.push(path);
+        }
+        Ok(added)
+    }
+
+    /// Stops keeping `path` in sync; false if it was not watched.
+    pub fn unwatch(&mut self, path: &Path) -> Result<bool> {
+        let n = self.conn.execute(
+            "DELETE FROM watched WHERE path = ?1",
+            [path.to_string_lossy()],
+        )?;
+        Ok(n > 0)
+    }
+
+    /// The watched paths; the first time for an index made before folders were
+    /// remembered, its documents' files (`indexed`) are taken as watched, so edits and
+    /// deletions of them are noticed too.
+    pub fn watched_or_seed(&mut self, indexed: &[PathBuf]) -> Result<Vec<PathBuf>> {
+        if self.meta(WATCH_SEEDED)?.is_none() {
+            if self.watched()?.is_empty() {
+                self.watch(indexed)?;
+            }
+            self.conn.execute(
+                "INSERT INTO meta(key, value) VALUES (?1, '1')
+                 ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                [WATCH_SEEDED],
+            )?;
+        }
+        self.watched()
+    }
+}
+
+/// The folders and files kept in sync with the index.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WatchList {
+    /// Watched folders (recursively) and files.
+    pub roots: Vec<PathBuf>,
+    /// Files inside them that the user removed from the Library.
+    pub excluded: Vec<PathBuf>,
 }
 
 /// A history row as stored, in this file or an older index.

@@ -41,6 +41,17 @@ pub struct DocumentRecord {
     pub chunker_version: u32,
     /// Number of chunks.
     pub chunks: i64,
+    /// Its source file is not on disk. The store never looks (listing stays a database
+    /// read): [`DocumentRecord::with_presence`] does.
+    pub missing: bool,
+}
+
+impl DocumentRecord {
+    /// The record with [`DocumentRecord::missing`] set from the file system.
+    pub fn with_presence(mut self) -> Self {
+        self.missing = !self.path.exists();
+        self
+    }
 }
 
 /// Where a document came from, as the `documents` table records it.
@@ -157,6 +168,7 @@ fn record(row: &Row<'_>) -> rusqlite::Result<DocumentRecord> {
         warnings: serde_json::from_str(&warnings).unwrap_or_default(),
         chunker_version: row.get(11)?,
         chunks: row.get(12)?,
+        missing: false,
     })
 }
 
@@ -229,6 +241,16 @@ impl Store {
         let tx = self.conn.transaction()?;
         let n = tx.execute("DELETE FROM documents WHERE id = ?1", [id])?;
         tx.commit()?;
+        Ok(n > 0)
+    }
+
+    /// Records that a document's file now lives at `path` (renamed or moved, same
+    /// content): its chunks, vectors and citations stay as they are.
+    pub fn move_document(&mut self, id: i64, path: &Path, mtime: Option<i64>) -> Result<bool> {
+        let n = self.conn.execute(
+            "UPDATE documents SET path = ?2, mtime = ?3 WHERE id = ?1",
+            params![id, path.to_string_lossy(), mtime],
+        )?;
         Ok(n > 0)
     }
 

@@ -1,0 +1,366 @@
+//! Watched folders on real files in a temporary folder, with the real SQLite store and
+//! the operating system's real change notifications: add, change, rename, delete, a
+//! burst of 200 files, a file rewritten while it is being read, and a folder that goes
+//! away.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use evident_core::extract::pdf::PdfReader;
+use evident_core::import::ImportOptions;
+use evident_core::store::{Store, sha256_hex};
+use evident_core::sync::{Change, SyncReport, Syncer};
+use evident_core::userdata::WatchList;
+use evident_core::watch::{Wake, Watcher};
+
+fn syncer() -> Syncer {
+    Syncer::new(ImportOptions::with_reader(PdfReader::InProcess))
+}
+
+/// A pass once every file has settled (files written by the test are new).
+fn pass(syncer: &mut Syncer, store: &mut Store, roots: &[PathBuf]) -> SyncReport {
+    let list = WatchList {
+        roots: roots.to_vec(),
+        excluded: Vec::new(),
+    };
+    syncer
+        .run_settled(store, &list, &mut |_| {})
+        .expect("sync runs")
+}
+
+/// The index as (path → content hash), and the folder the same way: equal when in sync.
+fn index_state(store: &Store) -> BTreeMap<PathBuf, String> {
+    store
+        .documents()
+        .expect("documents")
+        .into_iter()
+        .map(|d| (d.path, d.sha256))
+        .collect()
+}
+
+fn folder_state(dir: &Path) -> BTreeMap<PathBuf, String> {
+    let mut out = BTreeMap::new();
+    for e in walkdir::WalkDir::new(dir) {
+        let e = e.expect("entry");
+        if e.file_type().is_file() {
+            let bytes = std::fs::read(e.path()).expect("read");
+            out.insert(
+                e.path().canonicalize().expect("canonical"),
+                sha256_hex(&bytes),
+            );
+        }
+    }
+    out
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::write(path, text).expect("write");
+}
+
+fn setup() -> (tempfile::TempDir, PathBuf, Store) {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let docs = tmp.path().join("policies");
+    std::fs::create_dir_all(docs.join("hr")).expect("mkdir");
+    let store = Store::open(&tmp.path().join("index.sqlite3")).expect("open");
+    let docs = docs.canonicalize().expect("canonical");
+    (tmp, docs, store)
+}
+
+#[test]
+fn add_change_rename_and_delete_keep_the_index_equal_to_the_folder() {
+    let (_tmp, docs, mut store) = setup();
+    let roots = vec![docs.clone()];
+    let mut s = syncer();
+    write(
+        &docs.join("leave.md"),
+        "# 请假\n\n第八条 员工请假3天以内的，提前1个工作日申请。\n",
+    );
+    write(
+        &docs.join("hr/travel.md"),
+        "# Travel\n\nBook travel two weeks ahead.\n",
+    );
+    write(&docs.join("notes.xyz"), "not a document");
+    let r = pass(&mut s, &mut store, &roots);
+    assert_eq!(r.counts.added, 2, "{:?}", r.changes);
+    assert_eq!(index_state(&store).len(), 2, "only documents are indexed");
+
+    let again = pass(&mut s, &mut store, &roots);
+    assert!(
+        again.changes.is_empty(),
+        "nothing changed: {:?}",
+        again.changes
+    );
+    assert_eq!(again.unchanged, 2);
+
+    // A new version of the policy, saved in place.
+    std::thread::sleep(Duration::from_millis(1100));
+    write(
+        &docs.join("leave.md"),
+        "# 请假\n\n第八条 员工请假3天以内的，提前2个工作日申请。\n",
+    );
+    let r = pass(&mut s, &mut store, &roots);
+    assert!(
+        matches!(&r.changes[..], [Change::Updated { path, .. }] if path.ends_with("leave.md")),
+        "{:?}",
+        r.changes
+    );
+    let text = store
+        .chunks_of(
+            store
+                .document_by_path(&docs.join("leave.md"))
+                .expect("q")
+                .expect("doc")
+                .id,
+        )
+        .expect("chunks")
+        .iter()
+        .map(|c| c.text.clone())
+        .collect::<String>();
+    assert!(
+        text.contains("提前2个工作日"),
+        "the new text is searchable: {text}"
+    );
+    assert!(!text.contains("提前1个工作日"), "and the old one is gone");
+
+    // Renamed and moved: the same document, at its new path.
+    let travel = store
+        .document_by_path(&docs.join("hr/travel.md"))
+        .expect("q")
+        .expect("doc");
+    std::fs::rename(docs.join("hr/travel.md"), docs.join("差旅.md")).expect("rename");
+    let r = pass(&mut s, &mut store, &roots);
+    assert!(
+        matches!(&r.changes[..], [Change::Renamed { to, doc_id, .. }] if to.ends_with("差旅.md") && *doc_id == travel.id),
+        "{:?}",
+        r.changes
+    );
+
+    // Deleted.
+    std::fs::remove_file(docs.join("leave.md")).expect("rm");
+    let r = pass(&mut s, &mut store, &roots);
+    assert!(
+        matches!(&r.changes[..], [Change::Removed { path }] if path.ends_with("leave.md")),
+        "{:?}",
+        r.changes
+    );
+    std::fs::remove_file(docs.join("notes.xyz")).expect("rm");
+    assert_eq!(index_state(&store), folder_state(&docs));
+}
+
+#[test]
+fn a_failing_file_is_reported_once_until_it_changes() {
+    let (_tmp, docs, mut store) = setup();
+    let roots = vec![docs.clone()];
+    let mut s = syncer();
+    write(&docs.join("broken.docx"), "not a zip");
+    let r = pass(&mut s, &mut store, &roots);
+    assert!(
+        matches!(&r.changes[..], [Change::Failed { reason, .. }] if reason.contains("not a readable .docx")),
+        "{:?}",
+        r.changes
+    );
+    assert!(
+        pass(&mut s, &mut store, &roots).changes.is_empty(),
+        "not reported again"
+    );
+    std::thread::sleep(Duration::from_millis(20));
+    write(&docs.join("broken.docx"), "still not a zip, but changed");
+    assert_eq!(
+        pass(&mut s, &mut store, &roots).counts.failed,
+        1,
+        "tried again once changed"
+    );
+}
+
+#[test]
+fn an_unreachable_folder_keeps_its_documents_and_a_deleted_watched_file_goes() {
+    let (tmp, docs, mut store) = setup();
+    let single = tmp.path().join("single.md");
+    write(&single, "# One\n\nA single watched file.\n");
+    let single = single.canonicalize().expect("canonical");
+    write(&docs.join("a.md"), "# A\n\nAlpha.\n");
+    let roots = vec![docs.clone(), single.clone()];
+    let mut s = syncer();
+    assert_eq!(pass(&mut s, &mut store, &roots).counts.added, 2);
+
+    // The folder goes away (an unplugged drive): its documents stay.
+    let away = tmp.path().join("elsewhere");
+    std::fs::rename(&docs, &away).expect("move the folder away");
+    let r = pass(&mut s, &mut store, &roots);
+    assert_eq!(r.unreachable, std::slice::from_ref(&docs));
+    assert!(r.changes.is_empty(), "{:?}", r.changes);
+    assert_eq!(index_state(&store).len(), 2);
+
+    // The single watched file is deleted: its document goes.
+    std::fs::remove_file(&single).expect("rm");
+    let r = pass(&mut s, &mut store, &roots);
+    assert!(
+        matches!(&r.changes[..], [Change::Removed { path }] if *path == single),
+        "{:?}",
+        r.changes
+    );
+
+    // The folder comes back, unchanged: nothing to do.
+    std::fs::rename(&away, &docs).expect("move back");
+    let r = pass(&mut s, &mut store, &roots);
+    assert!(r.changes.is_empty() && r.unreachable.is_empty(), "{r:?}");
+}
+
+#[test]
+fn a_file_rewritten_while_it_is_read_is_never_indexed_half_written() {
+    let (_tmp, docs, mut store) = setup();
+    let roots = vec![docs.clone()];
+    let path = docs.join("handbook.md");
+    // Each version is a whole document; a half-written one is a prefix of one.
+    let version = |k: usize| {
+        let mut s = format!("# Handbook version {k}\n\n");
+        for i in 0..4000 {
+            s.push_str(&format!(
+                "Rule {i} of version {k}: leave is requested in advance.\n\n"
+            ));
+        }
+        s.push_str(&format!("END OF VERSION {k}\n"));
+        s
+    };
+    write(&path, &version(0));
+    let mut s = syncer();
+    pass(&mut s, &mut store, &roots);
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let writer = {
+        let (path, stop) = (path.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let mut k = 1;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                // In place, the way many editors and copy tools write: truncate, then
+                // the new text in pieces.
+                use std::io::Write;
+                let mut f = std::fs::File::create(&path).expect("rewrite");
+                for piece in version(k).as_bytes().chunks(16 << 10) {
+                    f.write_all(piece).expect("write");
+                    f.flush().expect("flush");
+                }
+                k += 1;
+            }
+            k - 1
+        })
+    };
+    let started = Instant::now();
+    let mut passes = 0;
+    while started.elapsed() < Duration::from_secs(4) {
+        let list = WatchList {
+            roots: roots.clone(),
+            excluded: Vec::new(),
+        };
+        s.run(&mut store, &list, &mut |_| {}).expect("sync runs");
+        passes += 1;
+        for doc in store.documents().expect("docs") {
+            let text: String = store
+                .chunks_of(doc.id)
+                .expect("chunks")
+                .last()
+                .map(|c| c.text.clone())
+                .unwrap_or_default();
+            assert!(
+                text.contains("END OF VERSION"),
+                "pass {passes}: a half-written file was indexed (last chunk: {text:?})"
+            );
+        }
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let last = writer.join().expect("writer");
+    // Quiet now: the next passes settle on the last version.
+    std::thread::sleep(Duration::from_millis(1100));
+    let mut s = syncer();
+    pass(&mut s, &mut store, &roots);
+    assert_eq!(
+        index_state(&store),
+        folder_state(&docs),
+        "{last} versions written"
+    );
+}
+
+#[test]
+fn the_watcher_sees_a_burst_of_200_changes_and_the_index_ends_equal() {
+    let (_tmp, docs, mut store) = setup();
+    let roots = vec![docs.clone()];
+    let mut watcher = Watcher::with_delay(Duration::from_millis(200)).expect("watcher");
+    assert!(watcher.set_paths(&roots).is_empty());
+    let mut s = syncer();
+    pass(&mut s, &mut store, &roots);
+    for i in 0..200 {
+        write(
+            &docs.join(format!("hr/rule-{i:03}.md")),
+            &format!("# Rule {i}\n\nRule number {i} applies.\n"),
+        );
+    }
+    for i in (0..200).step_by(10) {
+        std::fs::remove_file(docs.join(format!("hr/rule-{i:03}.md"))).expect("rm");
+    }
+    std::fs::rename(docs.join("hr/rule-001.md"), docs.join("moved.md")).expect("mv");
+    // Follow the notifications as the app does, until they stop.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut woke = 0;
+    while Instant::now() < deadline {
+        match watcher.wait(Duration::from_secs(2)) {
+            Wake::Changed(paths) => {
+                woke += 1;
+                assert!(paths.iter().all(|p| p.starts_with(&docs)), "{paths:?}");
+                pass(&mut s, &mut store, &roots);
+            }
+            Wake::Quiet => break,
+            Wake::Closed => panic!("watcher closed"),
+        }
+    }
+    assert!(woke >= 1, "the changes were noticed");
+    assert!(
+        woke <= 20,
+        "a burst is folded into few passes, not 200 ({woke})"
+    );
+    assert_eq!(index_state(&store), folder_state(&docs));
+    assert_eq!(index_state(&store).len(), 180);
+    // Reading the files (our own passes) wakes nothing.
+    pass(&mut s, &mut store, &roots);
+    assert_eq!(watcher.wait(Duration::from_millis(800)), Wake::Quiet);
+}
+
+#[test]
+fn a_file_removed_from_the_library_stays_out_until_imported_again() {
+    let (tmp, docs, mut store) = setup();
+    let mut user = evident_core::userdata::UserData::open(&tmp.path().join("history.sqlite3"))
+        .expect("user data");
+    user.watch(std::slice::from_ref(&docs)).expect("watch");
+    write(&docs.join("a.md"), "# A\n\nAlpha rule.\n");
+    write(&docs.join("b.md"), "# B\n\nBeta rule.\n");
+    let mut s = syncer();
+    let list = user.watch_list().expect("list");
+    assert_eq!(
+        s.run_settled(&mut store, &list, &mut |_| {})
+            .expect("sync")
+            .counts
+            .added,
+        2
+    );
+    // The user removes b.md in the Library.
+    let b = store
+        .document_by_path(&docs.join("b.md"))
+        .expect("q")
+        .expect("doc");
+    store.remove_document(b.id).expect("remove");
+    user.exclude(&b.path).expect("exclude");
+    let list = user.watch_list().expect("list");
+    assert_eq!(list.excluded, [b.path.clone()]);
+    let r = s.run_settled(&mut store, &list, &mut |_| {}).expect("sync");
+    assert!(
+        r.changes.is_empty(),
+        "it does not come back: {:?}",
+        r.changes
+    );
+    // Importing the folder again brings it back.
+    user.watch(std::slice::from_ref(&docs))
+        .expect("watch again");
+    let list = user.watch_list().expect("list");
+    assert!(list.excluded.is_empty());
+    let r = s.run_settled(&mut store, &list, &mut |_| {}).expect("sync");
+    assert_eq!(r.counts.added, 1, "{:?}", r.changes);
+}
