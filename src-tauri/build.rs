@@ -52,4 +52,5 @@ const COMMANDS: &[&str] = &[
     "test_answer_model",
     "set_answer_settings",
     "stop_answer",
+    "library_sync",
 ];

@@ -12,6 +12,7 @@ use crate::commands::{
 };
 use crate::embedding::{EmbeddingStatus, ServerCheck};
 use crate::error::CommandError;
+use crate::syncing::LibrarySync;
 use evident_core::answer::context::Neighbour;
 use evident_core::answer::generated::Generation;
 use evident_core::answer::{Answer, Checked, Context, Mode, Source, Status, Timings};
@@ -30,6 +31,7 @@ use evident_core::search::{
 };
 use evident_core::store::VectorCoverage;
 use evident_core::store::{DocumentRecord, StoredPassage};
+use evident_core::sync::{Change, ChangeCounts};
 use evident_core::userdata::HistoryEntry;
 
 fn decl<T: TS + 'static>(cfg: &Config) -> String {
@@ -90,6 +92,9 @@ pub fn typescript() -> String {
         decl::<EmbedReport>(&cfg),
         decl::<VectorCoverage>(&cfg),
         decl::<EmbeddingStatus>(&cfg),
+        decl::<LibrarySync>(&cfg),
+        decl::<Change>(&cfg),
+        decl::<ChangeCounts>(&cfg),
         decl::<ServerCheck>(&cfg),
         decl::<AnswerSettings>(&cfg),
     ];

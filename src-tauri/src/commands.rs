@@ -6,7 +6,9 @@ use std::path::PathBuf;
 
 use evident_core::answer::{self, Answer, AskOptions, Checked, export};
 use evident_core::extract::DocumentKind;
-use evident_core::extract::layout::{DocumentLayout, LayoutUnavailable, markdown_layout};
+use evident_core::extract::layout::{
+    DocumentLayout, LayoutUnavailable, docx_layout, markdown_layout,
+};
 use evident_core::import::{
     self, FileReport, ImportEvent, ImportOptions, ImportSummary, Importer, RebuildReport,
 };
@@ -426,13 +428,37 @@ fn keyed(
 /// Imported documents.
 #[tauri::command]
 pub async fn documents(state: State<'_, AppState>) -> CommandResult<Vec<DocumentRecord>> {
-    state.with_store(|s| s.documents())
+    let docs = state.with_store(|s| s.documents())?;
+    Ok(docs
+        .into_iter()
+        .map(DocumentRecord::with_presence)
+        .collect())
 }
 
-/// Removes a document and everything derived from it.
+/// Removes a document and everything derived from it; a sync of its folder does not
+/// bring it back.
 #[tauri::command]
 pub async fn remove_document(state: State<'_, AppState>, id: i64) -> CommandResult<bool> {
-    state.with_store(|s| s.remove_document(id))
+    let removed = state.with_store(|s| {
+        let doc = s.document(id)?;
+        Ok(doc.filter(|_| s.remove_document(id).unwrap_or(false)))
+    })?;
+    match removed {
+        Some(doc) => {
+            state.with_user(|u| u.exclude(&doc.path))?;
+            Ok(true)
+        }
+        None => Ok(false),
+    }
+}
+
+/// The watched folders' last sync, for the Library (later ones arrive as
+/// `library-synced`).
+#[tauri::command]
+pub async fn library_sync(
+    state: State<'_, AppState>,
+) -> CommandResult<crate::syncing::LibrarySync> {
+    Ok(state.syncing.last())
 }
 
 /// Imports files and folders, reporting each file through `import-progress`.
@@ -445,6 +471,17 @@ pub async fn import_paths(
     let db = state.db_path.clone();
     let options = ImportOptions::sandboxed()?;
     let inputs: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
+    // Imported folders and files are kept in sync from now on (an older index's own
+    // files are taken as watched first, before the import adds to it).
+    let indexed: Vec<PathBuf> = state
+        .with_store(|s| s.documents())?
+        .into_iter()
+        .map(|d| d.path)
+        .collect();
+    state.with_user(|u| {
+        u.watched_or_seed(&indexed)?;
+        u.watch(&inputs)
+    })?;
     tauri::async_runtime::spawn_blocking(move || -> CommandResult<ImportSummary> {
         // Its own connection: the UI stays free to search while the import writes (and
         // a rebuild waits for it).
@@ -458,6 +495,7 @@ pub async fn import_paths(
             })
         })?;
         embedding::catch_up(&app);
+        crate::syncing::poke(&state);
         Ok(summary)
     })
     .await
@@ -480,6 +518,7 @@ pub async fn rebuild_index(app: AppHandle) -> CommandResult<RebuildReport> {
             })
         })?;
         embedding::catch_up(&app);
+        crate::syncing::poke(&state);
         Ok(report)
     })
     .await
@@ -496,17 +535,24 @@ pub async fn document_view(state: State<'_, AppState>, id: i64) -> CommandResult
         let pages = s.pages_of(id)?;
         let text: String = pages.iter().map(|p| p.text.as_str()).collect();
         let (layout, layout_note) = match document.kind {
-            DocumentKind::Markdown => match markdown_layout(&document.path, &text) {
-                Ok(Ok(layout)) => (Some(layout), None),
-                Ok(Err(LayoutUnavailable::Changed)) => (None, Some(LayoutNote::Changed)),
-                Err(e) => (
-                    None,
-                    Some(LayoutNote::Unreadable {
-                        message: e.to_string(),
-                    }),
-                ),
-            },
-            _ => (None, None),
+            DocumentKind::Markdown | DocumentKind::Docx => {
+                let layout = if document.kind == DocumentKind::Docx {
+                    docx_layout(&document.path, &text)
+                } else {
+                    markdown_layout(&document.path, &text)
+                };
+                match layout {
+                    Ok(Ok(layout)) => (Some(layout), None),
+                    Ok(Err(LayoutUnavailable::Changed)) => (None, Some(LayoutNote::Changed)),
+                    Err(e) => (
+                        None,
+                        Some(LayoutNote::Unreadable {
+                            message: e.to_string(),
+                        }),
+                    ),
+                }
+            }
+            DocumentKind::Text | DocumentKind::Pdf => (None, None),
         };
         Ok(DocumentView {
             document,

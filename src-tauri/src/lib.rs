@@ -12,6 +12,7 @@ pub mod commands;
 pub mod embedding;
 pub mod error;
 pub mod state;
+pub mod syncing;
 
 use state::AppState;
 
@@ -28,6 +29,7 @@ pub fn run() {
         .manage(AppState::new(db))
         .setup(|app| {
             embedding::start(app.handle());
+            syncing::start(app.handle());
             Ok(())
         })
         .invoke_handler(tauri::generate_handler![
@@ -57,6 +59,7 @@ pub fn run() {
             commands::test_answer_model,
             commands::set_answer_settings,
             commands::stop_answer,
+            commands::library_sync,
         ])
         .run(tauri::generate_context!());
     if let Err(e) = result {

@@ -36,6 +36,8 @@ pub struct AppState {
     pub embedding: crate::embedding::EmbeddingState,
     /// The stop button of model answers.
     pub answering: crate::answering::AnswerState,
+    /// The watched folders' last sync.
+    pub syncing: crate::syncing::SyncState,
 }
 
 fn recover<G>(r: Result<G, PoisonError<G>>) -> G {
@@ -52,6 +54,7 @@ impl AppState {
             user: Mutex::new(None),
             embedding: Default::default(),
             answering: Default::default(),
+            syncing: Default::default(),
         }
     }
 

@@ -832,7 +832,7 @@ text: string,
  * Token sequences that count as this term; the first is the question's own.
  */
 alternatives: Array<Array<string>>, };
-export type DocumentKind = "markdown" | "text" | "pdf";
+export type DocumentKind = "markdown" | "text" | "pdf" | "docx";
 export type DocumentRecord = { 
 /**
  * Row id; stable until the document is removed or replaced.
@@ -885,7 +885,12 @@ chunker_version: number,
 /**
  * Number of chunks.
  */
-chunks: number, };
+chunks: number, 
+/**
+ * Its source file is not on disk. The store never looks (listing stays a database
+ * read): [`DocumentRecord::with_presence`] does.
+ */
+missing: boolean, };
 export type DocumentView = { 
 /**
  * The document.
@@ -1300,6 +1305,105 @@ total: number,
  * What went wrong, or what search does meanwhile, in words for the user.
  */
 message: string | null, };
+export type LibrarySync = { 
+/**
+ * The changes, counted.
+ */
+counts: ChangeCounts, 
+/**
+ * The changes (at most [`MAX_LISTED`]).
+ */
+changes: Array<Change>, 
+/**
+ * Watched folders that are not there; their documents are kept, marked missing.
+ */
+unreachable: Array<string>, 
+/**
+ * The folders and files being kept in sync.
+ */
+watching: Array<string>, 
+/**
+ * When the pass ended (Unix seconds).
+ */
+at: number, 
+/**
+ * Why passes cannot run (the watcher or the database failed), if they cannot.
+ */
+error: string | null, };
+export type Change = { "change": "added", 
+/**
+ * The file.
+ */
+path: string, 
+/**
+ * Its document.
+ */
+doc_id: number, } | { "change": "updated", 
+/**
+ * The file.
+ */
+path: string, 
+/**
+ * Its new document id.
+ */
+doc_id: number, } | { "change": "renamed", 
+/**
+ * Where it was.
+ */
+from: string, 
+/**
+ * Where it is.
+ */
+to: string, 
+/**
+ * Its document.
+ */
+doc_id: number, } | { "change": "removed", 
+/**
+ * The file it came from.
+ */
+path: string, } | { "change": "duplicate", 
+/**
+ * The file.
+ */
+path: string, 
+/**
+ * The file it duplicates.
+ */
+of: string, } | { "change": "failed", 
+/**
+ * The file.
+ */
+path: string, 
+/**
+ * Why, in words a user understands.
+ */
+reason: string, };
+export type ChangeCounts = { 
+/**
+ * New files imported.
+ */
+added: number, 
+/**
+ * Changed files imported again.
+ */
+updated: number, 
+/**
+ * Files renamed or moved.
+ */
+renamed: number, 
+/**
+ * Deleted files removed from the index.
+ */
+removed: number, 
+/**
+ * New files that duplicate an indexed one.
+ */
+duplicates: number, 
+/**
+ * Files that could not be read.
+ */
+failed: number, };
 export type ServerCheck = { 
 /**
  * Whether the model answered: with usable vectors, or with a reply.

@@ -19,6 +19,7 @@ import type {
   HistoryEntry,
   ImportProgress,
   ImportSummary,
+  LibrarySync,
   RebuildReport,
   Retrieval,
   ServerCheck,
@@ -91,4 +92,7 @@ export const ipc = {
     listen<EmbeddingStatus>("embedding-status", (e) => handler(e.payload)),
   onImportProgress: (handler: (p: ImportProgress) => void): Promise<UnlistenFn> =>
     listen<ImportProgress>("import-progress", (e) => handler(e.payload)),
+  librarySync: () => call<LibrarySync>("library_sync"),
+  onLibrarySynced: (handler: (s: LibrarySync) => void): Promise<UnlistenFn> =>
+    listen<LibrarySync>("library-synced", (e) => handler(e.payload)),
 };

@@ -34,6 +34,8 @@ struct Run {
 #[derive(serde::Serialize)]
 struct Report {
     pdf: Run,
+    /// Word documents (`.docx`).
+    word: Run,
     text: Run,
     peak_rss_mb: f64,
 }
@@ -130,7 +132,7 @@ pub fn run(
     let (files, _) = collect_files(&paths);
     if !files.iter().any(|f| DocumentKind::from_path(f).is_some()) {
         anyhow::bail!(
-            "no Markdown, text or PDF files under {} (is ../shared/eval beside the repository?)",
+            "no Markdown, text, PDF or Word files under {} (is ../shared/eval beside the repository?)",
             paths
                 .iter()
                 .map(|p| p.display().to_string())
@@ -138,10 +140,16 @@ pub fn run(
                 .join(", ")
         );
     }
-    let (pdfs, texts): (Vec<PathBuf>, Vec<PathBuf>) = files
-        .into_iter()
-        .filter(|f| DocumentKind::from_path(f).is_some())
-        .partition(|f| DocumentKind::from_path(f) == Some(DocumentKind::Pdf));
+    let of_kind = |kinds: &[DocumentKind]| -> Vec<PathBuf> {
+        files
+            .iter()
+            .filter(|f| DocumentKind::from_path(f).is_some_and(|k| kinds.contains(&k)))
+            .cloned()
+            .collect()
+    };
+    let pdfs = of_kind(&[DocumentKind::Pdf]);
+    let words = of_kind(&[DocumentKind::Docx]);
+    let texts = of_kind(&[DocumentKind::Markdown, DocumentKind::Text]);
     let dir = std::env::temp_dir().join(format!("evident-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
     // The dictionary loads once per process; keep it out of both timings.
@@ -149,6 +157,7 @@ pub fn run(
     let result = (|| -> anyhow::Result<Report> {
         Ok(Report {
             pdf: timed_imports(&pdfs, options, &dir, "pdf", runs)?,
+            word: timed_imports(&words, options, &dir, "word", runs)?,
             text: timed_imports(&texts, options, &dir, "text", runs)?,
             peak_rss_mb: peak_rss_mb(),
         })
@@ -163,7 +172,11 @@ pub fn run(
         )?;
         return Ok(());
     }
-    for (label, r) in [("PDF", &report.pdf), ("MD/TXT", &report.text)] {
+    for (label, r) in [
+        ("PDF", &report.pdf),
+        ("Word", &report.word),
+        ("MD/TXT", &report.text),
+    ] {
         writeln!(
             std::io::stdout(),
             "{label:<7} {} documents ({} failed), {} pages, {} chunks, {:.1} MB in {:.2} s (median of {}, {:.2}-{:.2} s): {:.0} documents/s, {:.1} pages/s, {:.2} MB/s",

@@ -20,6 +20,8 @@ use crate::{import_options, open, output, semantic};
 /// How often a watch compares everything even without a notification: a folder that
 /// comes back (a drive plugged in) sends none, and notifications can be lost.
 const FULL_PASS_EVERY: Duration = Duration::from_secs(300);
+/// How often while a watched folder is not there (an unplugged drive).
+const LOOK_FOR_MISSING_EVERY: Duration = Duration::from_secs(10);
 
 /// Remembers `paths` as watched (after taking an older index's files as watched, the
 /// first time).
@@ -101,12 +103,13 @@ pub fn watch_cmd(
     for (path, reason) in watcher.set_paths(&roots.roots) {
         eprintln!("note: {}: {reason}", path.display());
     }
-    let mut pass = |store: &mut Store, roots: &WatchList| -> anyhow::Result<bool> {
+    // (files still settling, watched folders not there)
+    let mut pass = |store: &mut Store, roots: &WatchList| -> anyhow::Result<(bool, bool)> {
         let report = syncer.run(store, roots, &mut |_| {})?;
         print_changes(&report, json)?;
-        Ok(!report.pending.is_empty())
+        Ok((!report.pending.is_empty(), !report.unreachable.is_empty()))
     };
-    let mut settling = pass(&mut store, &roots)?;
+    let (mut settling, mut missing) = pass(&mut store, &roots)?;
     eprintln!(
         "watching {} (Ctrl-C to stop)",
         roots
@@ -118,18 +121,22 @@ pub fn watch_cmd(
     );
     loop {
         // Files still being written are looked at again as soon as they may have settled.
-        let wait = if settling { SETTLE } else { FULL_PASS_EVERY };
+        let wait = if settling {
+            SETTLE
+        } else if missing {
+            LOOK_FOR_MISSING_EVERY
+        } else {
+            FULL_PASS_EVERY
+        };
         match watcher.wait(wait) {
             Wake::Changed(_) | Wake::Quiet => {
                 // Another process (the app, `evident import`) may have added folders.
-                let now = data.watch_list()?;
-                if now != roots {
-                    roots = now;
-                    for (path, reason) in watcher.set_paths(&roots.roots) {
-                        eprintln!("note: {}: {reason}", path.display());
-                    }
+                roots = data.watch_list()?;
+                (settling, missing) = pass(&mut store, &roots)?;
+                // Folders that came back are watched again, gone ones let go.
+                for (path, reason) in watcher.set_paths(&roots.roots) {
+                    eprintln!("note: {}: {reason}", path.display());
                 }
-                settling = pass(&mut store, &roots)?;
             }
             Wake::Closed => anyhow::bail!("the file watcher stopped"),
         }

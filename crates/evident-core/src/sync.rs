@@ -190,11 +190,11 @@ impl Stamp {
     }
 }
 
-/// Runs sync passes; remembers the files that failed, so they are retried only once
-/// they change.
+/// Runs sync passes; remembers the files that failed or duplicate another document, so
+/// they are read (and reported) again only once they change.
 pub struct Syncer {
     options: ImportOptions,
-    failed: HashMap<PathBuf, Stamp>,
+    left_out: HashMap<PathBuf, Stamp>,
 }
 
 impl Syncer {
@@ -202,7 +202,7 @@ impl Syncer {
     pub fn new(options: ImportOptions) -> Self {
         Self {
             options,
-            failed: HashMap::new(),
+            left_out: HashMap::new(),
         }
     }
 
@@ -256,8 +256,9 @@ impl Syncer {
         let mut pending = Vec::new();
         for file in &files {
             let stamp = Stamp::of(file);
-            if stamp.is_some() && self.failed.get(file) == stamp.as_ref() {
-                // Failed before and not changed since: reported then, not again.
+            if stamp.is_some() && self.left_out.get(file) == stamp.as_ref() {
+                // Failed (or duplicated another) before and not changed since: reported
+                // then, not again.
                 continue;
             }
             if stamp.is_some_and(|s| s.settling()) {
@@ -324,7 +325,7 @@ impl Syncer {
                     Outcome::Imported {
                         doc_id, replaced, ..
                     } => {
-                        self.failed.remove(&path);
+                        self.left_out.remove(&path);
                         changes.push(if replaced {
                             Change::Updated { path, doc_id }
                         } else {
@@ -332,12 +333,13 @@ impl Syncer {
                         });
                     }
                     Outcome::Unchanged { .. } => unchanged += 1,
-                    Outcome::Duplicate { of } => changes.push(Change::Duplicate { path, of }),
+                    Outcome::Duplicate { of } => {
+                        self.leave_out(&path);
+                        changes.push(Change::Duplicate { path, of });
+                    }
                     Outcome::Skipped { .. } => {}
                     Outcome::Failed { reason } => {
-                        if let Some(stamp) = Stamp::of(&path) {
-                            self.failed.insert(path.clone(), stamp);
-                        }
+                        self.leave_out(&path);
                         changes.push(Change::Failed { path, reason });
                     }
                 }
@@ -375,6 +377,12 @@ impl Syncer {
 }
 
 impl Syncer {
+    fn leave_out(&mut self, path: &Path) {
+        if let Some(stamp) = Stamp::of(path) {
+            self.left_out.insert(path.to_owned(), stamp);
+        }
+    }
+
     /// Runs passes until no file is still settling (at most [`SETTLE_LIMIT`]), and
     /// reports them as one: what `evident sync` does.
     pub fn run_settled(

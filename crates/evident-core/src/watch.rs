@@ -58,9 +58,10 @@ impl Watcher {
         })
     }
 
-    /// Watches exactly these paths (folders recursively; for a file, its folder); paths
-    /// that cannot be watched (not there, no permission, out of inotify watches) are
-    /// returned with the reason, and the rest are watched.
+    /// Watches exactly these paths (folders recursively; for a file, its folder). Call
+    /// it again after each sync pass: folders that are not there are skipped until they
+    /// come back. Paths that cannot be watched (no permission, out of inotify watches)
+    /// are returned with the reason, and the rest are watched.
     pub fn set_paths(&mut self, watched: &[PathBuf]) -> Vec<(PathBuf, String)> {
         let mut targets: Vec<(PathBuf, RecursiveMode)> = Vec::new();
         for path in watched {
@@ -76,13 +77,20 @@ impl Watcher {
                 targets.push(target);
             }
         }
+        // A folder no longer wanted, or gone (moved away or unmounted: its watch would
+        // follow it elsewhere), is let go; it is watched afresh if it comes back.
         for old in std::mem::take(&mut self.watching) {
-            if !targets.iter().any(|(t, _)| t == &old) {
+            if targets.iter().any(|(t, _)| t == &old) && old.is_dir() {
+                self.watching.push(old);
+            } else {
                 let _ = self.debouncer.unwatch(&old);
             }
         }
         let mut failed = Vec::new();
         for (target, mode) in targets {
+            if self.watching.contains(&target) || !target.is_dir() {
+                continue;
+            }
             match self.debouncer.watch(&target, mode) {
                 Ok(()) => self.watching.push(target),
                 Err(e) => failed.push((target, watch_error(e).to_string())),

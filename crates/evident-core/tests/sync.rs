@@ -349,7 +349,7 @@ fn a_file_removed_from_the_library_stays_out_until_imported_again() {
     store.remove_document(b.id).expect("remove");
     user.exclude(&b.path).expect("exclude");
     let list = user.watch_list().expect("list");
-    assert_eq!(list.excluded, [b.path.clone()]);
+    assert_eq!(list.excluded, std::slice::from_ref(&b.path));
     let r = s.run_settled(&mut store, &list, &mut |_| {}).expect("sync");
     assert!(
         r.changes.is_empty(),
@@ -363,4 +363,36 @@ fn a_file_removed_from_the_library_stays_out_until_imported_again() {
     assert!(list.excluded.is_empty());
     let r = s.run_settled(&mut store, &list, &mut |_| {}).expect("sync");
     assert_eq!(r.counts.added, 1, "{:?}", r.changes);
+}
+
+#[test]
+fn a_folder_that_comes_back_is_watched_again() {
+    let (tmp, docs, _store) = setup();
+    let roots = vec![docs.clone()];
+    let mut watcher = Watcher::with_delay(Duration::from_millis(200)).expect("watcher");
+    assert!(watcher.set_paths(&roots).is_empty());
+    assert_eq!(watcher.watching(), std::slice::from_ref(&docs));
+    let away = tmp.path().join("unplugged");
+    std::fs::rename(&docs, &away).expect("move away");
+    let _ = watcher.wait(Duration::from_millis(600));
+    watcher.set_paths(&roots);
+    assert!(
+        !watcher.watching().contains(&docs),
+        "a folder that is gone is let go (its parent, if there, is watched for its return)"
+    );
+    // Changes in the moved folder are not this folder's.
+    write(&away.join("elsewhere.md"), "# Elsewhere\n");
+    std::fs::rename(&away, &docs).expect("move back");
+    watcher.set_paths(&roots);
+    assert_eq!(
+        watcher.watching(),
+        std::slice::from_ref(&docs),
+        "and watched again once back"
+    );
+    let _ = watcher.wait(Duration::from_millis(600));
+    write(&docs.join("hr/new.md"), "# New\n\nA new rule.\n");
+    match watcher.wait(Duration::from_secs(5)) {
+        Wake::Changed(paths) => assert!(paths.iter().any(|p| p.ends_with("new.md")), "{paths:?}"),
+        other => panic!("the returned folder's change was not seen: {other:?}"),
+    }
 }

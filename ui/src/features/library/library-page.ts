@@ -2,10 +2,11 @@
 // native dialog; a per-file progress list and a final summary; the document list.
 
 import { open } from "@tauri-apps/plugin-dialog";
-import type { DocumentRecord, FileReport, ImportSummary, Outcome } from "../../bindings";
+import type { DocumentRecord, FileReport, ImportSummary, LibrarySync, Outcome } from "../../bindings";
 import { type Child, h, replace } from "../../dom";
 import { t } from "../../i18n";
 import { ipc } from "../../ipc";
+import { renderSync } from "./sync-view";
 
 function outcomeText(o: Outcome): string {
   switch (o.status) {
@@ -30,6 +31,8 @@ function kindText(kind: DocumentRecord["kind"]): string {
       return t("kindMarkdown");
     case "text":
       return t("kindText");
+    case "docx":
+      return t("kindWord");
   }
 }
 
@@ -49,6 +52,7 @@ export class LibraryPage {
   private readonly progress: HTMLElement;
   private readonly summary: HTMLElement;
   private readonly list: HTMLElement;
+  private readonly sync: HTMLElement;
   private readonly rebuildButton: HTMLButtonElement;
   private busy = false;
 
@@ -59,6 +63,7 @@ export class LibraryPage {
     this.progress = h("ol", { class: "import-progress", attrs: { "aria-live": "polite" } });
     this.summary = h("p", { class: "import-summary", testid: "library-import-summary", attrs: { role: "status" } });
     this.list = h("div", { class: "documents" });
+    this.sync = h("div", { class: "library-sync", testid: "library-sync", attrs: { role: "status", "aria-live": "polite" } });
     this.rebuildButton = h(
       "button",
       { testid: "library-rebuild", attrs: { type: "button", title: t("rebuildHint") }, on: { click: () => void this.rebuild() } },
@@ -77,9 +82,16 @@ export class LibraryPage {
       ),
       this.summary,
       this.progress,
+      this.sync,
       h("h2", {}, t("documents")),
       this.list,
     );
+    void ipc.onLibrarySynced((s) => {
+      this.showSync(s);
+      void this.refresh();
+      if (s.counts.added + s.counts.updated + s.counts.renamed + s.counts.removed > 0) this.onChanged();
+    });
+    void ipc.librarySync().then((s) => this.showSync(s), this.onError);
     void ipc.onImportProgress((p) => {
       if (p.kind === "planned") {
         replace(this.summary, `${t("importing")} ${p.files}…`);
@@ -87,6 +99,10 @@ export class LibraryPage {
         this.addProgress(p.report);
       }
     });
+  }
+
+  private showSync(s: LibrarySync): void {
+    replace(this.sync, ...renderSync(s));
   }
 
   private addProgress(r: FileReport): void {
@@ -99,7 +115,7 @@ export class LibraryPage {
     const chosen = await open({
       multiple: true,
       directory,
-      filters: directory ? undefined : [{ name: "Documents", extensions: ["md", "markdown", "txt", "pdf"] }],
+      filters: directory ? undefined : [{ name: "Documents", extensions: ["md", "markdown", "txt", "pdf", "docx"] }],
     });
     if (!chosen) return;
     await this.import(Array.isArray(chosen) ? chosen : [chosen]);
@@ -180,8 +196,14 @@ export class LibraryPage {
         ...docs.map((d) =>
           h(
             "tr",
-            {},
-            h("td", {}, h("span", { class: "doc-title" }, d.title), h("span", { class: "path" }, d.path)),
+            { class: d.missing ? "doc-missing" : "" },
+            h(
+              "td",
+              {},
+              h("span", { class: "doc-title" }, d.title),
+              d.missing ? h("span", { class: "badge badge-missing", testid: "doc-missing" }, t("missingOnDisk")) : null,
+              h("span", { class: "path" }, d.path),
+            ),
             h("td", {}, kindText(d.kind)),
             h("td", {}, d.page_count),
             h("td", {}, d.chunks),

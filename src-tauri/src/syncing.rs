@@ -1,0 +1,229 @@
+//! The Library kept in sync with the folders the user imported: one pass when the app
+//! opens (what changed while it was closed), then a pass after each burst of changes
+//! the watcher reports, and a full pass every few minutes in case a notification was
+//! lost or a drive came back. Each pass that did something is sent to the Library as
+//! the `library-synced` event ("updated 2 documents · removed 1").
+//!
+//! The passes run on their own thread with their own database connection (a rebuild
+//! waits for a pass, as for an import); the work itself is `evident_core::sync`.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use evident_core::import::ImportOptions;
+use evident_core::store::Store;
+use evident_core::sync::{Change, ChangeCounts, SETTLE, SyncReport, Syncer};
+use evident_core::userdata::WatchList;
+use evident_core::watch::{Wake, Watcher};
+use serde::Serialize;
+use tauri::{AppHandle, Emitter, Manager};
+
+use crate::state::AppState;
+
+/// A full pass at least this often, notifications or not.
+const FULL_PASS_EVERY: Duration = Duration::from_secs(300);
+/// How often a pass runs while a watched folder is not there (a drive unplugged).
+const LOOK_FOR_MISSING_EVERY: Duration = Duration::from_secs(10);
+/// How soon a pass that failed (a damaged database, say) is tried again.
+const RETRY_AFTER_ERROR: Duration = Duration::from_secs(5);
+/// How often the thread looks for a request ([`poke`]) while waiting for changes.
+const POLL: Duration = Duration::from_secs(1);
+
+/// What the last pass that did something did, for the Library.
+#[derive(Debug, Clone, Default, Serialize, ts_rs::TS)]
+pub struct LibrarySync {
+    /// The changes, counted.
+    pub counts: ChangeCounts,
+    /// The changes (at most [`MAX_LISTED`]).
+    pub changes: Vec<Change>,
+    /// Watched folders that are not there; their documents are kept, marked missing.
+    pub unreachable: Vec<PathBuf>,
+    /// The folders and files being kept in sync.
+    pub watching: Vec<PathBuf>,
+    /// When the pass ended (Unix seconds).
+    pub at: i64,
+    /// Why passes cannot run (the watcher or the database failed), if they cannot.
+    pub error: Option<String>,
+}
+
+/// Changes listed in one event; the counts cover all of them.
+const MAX_LISTED: usize = 50;
+
+/// The syncing side of the app's state.
+#[derive(Default)]
+pub struct SyncState {
+    last: Mutex<LibrarySync>,
+    poke: AtomicBool,
+}
+
+impl SyncState {
+    /// What the Library shows on opening.
+    pub fn last(&self) -> LibrarySync {
+        self.last
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    fn set(&self, app: &AppHandle, sync: LibrarySync) {
+        *self.last.lock().unwrap_or_else(PoisonError::into_inner) = sync.clone();
+        let _ = app.emit("library-synced", sync);
+    }
+}
+
+/// Asks for a pass now (new folders were imported, a document was removed).
+pub fn poke(state: &AppState) {
+    state.syncing.poke.store(true, Ordering::Relaxed);
+}
+
+/// Starts the syncing thread.
+pub fn start(app: &AppHandle) {
+    let app = app.clone();
+    let spawned = std::thread::Builder::new()
+        .name("evident-sync".into())
+        .spawn(move || run(&app));
+    if let Err(e) = spawned {
+        eprintln!("Evident: folders will not be kept in sync: {e}");
+    }
+}
+
+fn run(app: &AppHandle) {
+    let state = app.state::<AppState>();
+    let options = match ImportOptions::sandboxed() {
+        Ok(o) => o,
+        Err(e) => {
+            return fail(
+                app,
+                &state,
+                format!("the document reader cannot start: {e}"),
+            );
+        }
+    };
+    let mut syncer = Syncer::new(options);
+    let mut watcher = match Watcher::new() {
+        Ok(w) => Some(w),
+        Err(e) => {
+            fail(
+                app,
+                &state,
+                format!("changes are only picked up every few minutes: {e}"),
+            );
+            None
+        }
+    };
+    let mut list = WatchList::default();
+    let mut next_full = Instant::now();
+    let mut due = true;
+    let mut settling = false;
+    loop {
+        if due || state.syncing.poke.swap(false, Ordering::Relaxed) || Instant::now() >= next_full {
+            next_full = match pass(&state, &mut syncer, &mut list, watcher.as_mut()) {
+                Ok(report) => {
+                    settling = !report.pending.is_empty();
+                    // A folder that is not there sends nothing when it comes back.
+                    let next = if report.unreachable.is_empty() {
+                        FULL_PASS_EVERY
+                    } else {
+                        LOOK_FOR_MISSING_EVERY
+                    };
+                    report_pass(app, &state, &list, report);
+                    Instant::now() + next
+                }
+                Err(e) => {
+                    fail(app, &state, e);
+                    // A damaged database is usually rebuilt within moments: try again soon.
+                    Instant::now() + RETRY_AFTER_ERROR
+                }
+            };
+        }
+        let wait = if settling { SETTLE } else { POLL };
+        due = match watcher.as_ref().map(|w| w.wait(wait)) {
+            Some(Wake::Changed(_)) => true,
+            Some(Wake::Quiet) => settling,
+            Some(Wake::Closed) => {
+                watcher = None;
+                false
+            }
+            None => {
+                std::thread::sleep(wait);
+                settling
+            }
+        };
+    }
+}
+
+/// One pass: the watch list (taking an older index's files as watched the first
+/// time), the watcher pointed at it, and the sync itself.
+fn pass(
+    state: &AppState,
+    syncer: &mut Syncer,
+    list: &mut WatchList,
+    watcher: Option<&mut Watcher>,
+) -> Result<SyncReport, String> {
+    let indexed: Vec<PathBuf> = state
+        .with_store(|s| s.documents())
+        .map_err(|e| e.message)?
+        .into_iter()
+        .map(|d| d.path)
+        .collect();
+    let now = state
+        .with_user(|u| {
+            u.watched_or_seed(&indexed)?;
+            u.watch_list()
+        })
+        .map_err(|e| e.message)?;
+    *list = now;
+    if let Some(w) = watcher {
+        for (path, reason) in w.set_paths(&list.roots) {
+            eprintln!("Evident: {}: {reason}", path.display());
+        }
+    }
+    state
+        .using_file(|| -> evident_core::Result<SyncReport> {
+            let mut store = Store::open(&state.db_path)?;
+            syncer.run(&mut store, list, &mut |_| {})
+        })
+        .map_err(|e| e.to_string())
+}
+
+fn report_pass(app: &AppHandle, state: &AppState, list: &WatchList, report: SyncReport) {
+    let previous = state.syncing.last();
+    let news = report.changed_index()
+        || report.counts.failed > 0
+        || report.counts.duplicates > 0
+        || report.unreachable != previous.unreachable
+        || list.roots != previous.watching
+        || previous.error.is_some();
+    if !news {
+        return;
+    }
+    if report.changed_index() {
+        crate::embedding::catch_up(app);
+    }
+    let mut changes = report.changes;
+    changes.truncate(MAX_LISTED);
+    state.syncing.set(
+        app,
+        LibrarySync {
+            counts: report.counts,
+            changes,
+            unreachable: report.unreachable,
+            watching: list.roots.clone(),
+            at: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs() as i64),
+            error: None,
+        },
+    );
+}
+
+fn fail(app: &AppHandle, state: &AppState, error: String) {
+    let mut last = state.syncing.last();
+    if last.error.as_deref() == Some(error.as_str()) {
+        return;
+    }
+    last.error = Some(error);
+    state.syncing.set(app, last);
+}

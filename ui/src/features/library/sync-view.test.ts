@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import type { LibrarySync } from "../../bindings";
+import { setLang } from "../../i18n";
+import { renderSync } from "./sync-view";
+
+function sync(overrides: Partial<LibrarySync> = {}): LibrarySync {
+  return {
+    counts: { added: 0, updated: 2, renamed: 0, removed: 1, duplicates: 0, failed: 1 },
+    changes: [
+      { change: "updated", path: "/p/a.docx", doc_id: 3 },
+      { change: "updated", path: "/p/b.md", doc_id: 4 },
+      { change: "removed", path: "/p/c.md" },
+      { change: "failed", path: "/p/<img src=x onerror=alert(1)>.docx", reason: "the Word file is damaged" },
+    ],
+    unreachable: [],
+    watching: ["/p"],
+    at: 1_700_000_000,
+    error: null,
+    ...overrides,
+  };
+}
+
+function html(s: LibrarySync): HTMLElement {
+  const root = document.createElement("div");
+  for (const child of renderSync(s)) if (child) root.append(child as Node);
+  return root;
+}
+
+describe("renderSync", () => {
+  it("counts what changed and lists what failed, as text", () => {
+    setLang("en");
+    const root = html(sync());
+    expect(root.querySelector("[data-testid=library-sync-changes]")?.textContent).toContain("updated 2 · removed 1 · could not read 1");
+    expect(root.querySelector(".sync-failed li")?.textContent).toContain("the Word file is damaged");
+    expect(root.querySelector("img")).toBeNull();
+  });
+
+  it("says nothing changed by leaving the line out, and names missing folders", () => {
+    setLang("zh-CN");
+    const root = html(
+      sync({ counts: { added: 0, updated: 0, renamed: 0, removed: 0, duplicates: 0, failed: 0 }, changes: [], unreachable: ["/media/usb/制度"] }),
+    );
+    expect(root.querySelector("[data-testid=library-sync-changes]")).toBeNull();
+    expect(root.textContent).toContain("找不到（文档已保留）");
+    expect(root.textContent).toContain("/media/usb/制度");
+  });
+
+  it("shows why syncing stopped", () => {
+    setLang("en");
+    expect(html(sync({ error: "the database is damaged" })).textContent).toContain("Folders are not being kept in sync: the database is damaged");
+  });
+});
