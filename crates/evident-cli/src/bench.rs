@@ -177,6 +177,9 @@ pub fn run(
         ("Word", &report.word),
         ("MD/TXT", &report.text),
     ] {
+        if r.files == 0 && r.failed == 0 {
+            continue;
+        }
         writeln!(
             std::io::stdout(),
             "{label:<7} {} documents ({} failed), {} pages, {} chunks, {:.1} MB in {:.2} s (median of {}, {:.2}-{:.2} s): {:.0} documents/s, {:.1} pages/s, {:.2} MB/s",
