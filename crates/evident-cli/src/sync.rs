@@ -38,6 +38,17 @@ fn watched(data: &mut UserData, store: &Store) -> anyhow::Result<WatchList> {
     Ok(data.watch_list()?)
 }
 
+/// A syncer with the import options of the flags, the index and the user's records.
+fn open_all(
+    db: &Path,
+    chunking: &ChunkArgs,
+    embed: &EmbedArgs,
+) -> anyhow::Result<(Syncer, Store, UserData)> {
+    let mut options = import_options(chunking)?;
+    options.semantic = semantic::semantic(db, embed)?;
+    Ok((Syncer::new(options), open(db)?, UserData::open_for(db)?))
+}
+
 /// `evident sync`.
 pub fn sync_cmd(
     db: &Path,
@@ -45,10 +56,7 @@ pub fn sync_cmd(
     chunking: &ChunkArgs,
     embed: &EmbedArgs,
 ) -> anyhow::Result<ExitCode> {
-    let mut options = import_options(chunking)?;
-    options.semantic = semantic::semantic(db, embed)?;
-    let mut store = open(db)?;
-    let mut data = UserData::open_for(db)?;
+    let (mut syncer, mut store, mut data) = open_all(db, chunking, embed)?;
     let roots = watched(&mut data, &store)?;
     if roots.roots.is_empty() {
         eprintln!(
@@ -56,8 +64,7 @@ pub fn sync_cmd(
         );
     }
     let mut progress = output::Progress::new(json);
-    let report =
-        Syncer::new(options).run_settled(&mut store, &roots, &mut |e| progress.event(e))?;
+    let report = syncer.run_settled(&mut store, &roots, &mut |e| progress.event(e))?;
     progress.finish();
     if json {
         writeln!(
@@ -85,10 +92,7 @@ pub fn watch_cmd(
     chunking: &ChunkArgs,
     embed: &EmbedArgs,
 ) -> anyhow::Result<ExitCode> {
-    let mut options = import_options(chunking)?;
-    options.semantic = semantic::semantic(db, embed)?;
-    let mut store = open(db)?;
-    let mut data = UserData::open_for(db)?;
+    let (mut syncer, mut store, mut data) = open_all(db, chunking, embed)?;
     watched(&mut data, &store)?;
     if let Some(missing) = paths.iter().find(|p| !p.exists()) {
         anyhow::bail!("{}: no such file or folder", missing.display());
@@ -98,7 +102,6 @@ pub fn watch_cmd(
     if roots.roots.is_empty() {
         anyhow::bail!("nothing to watch: give a folder, e.g. `evident watch ~/Policies`");
     }
-    let mut syncer = Syncer::new(options);
     let mut watcher = Watcher::new()?;
     for (path, reason) in watcher.set_paths(&roots.roots) {
         eprintln!("note: {}: {reason}", path.display());

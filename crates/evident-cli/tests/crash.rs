@@ -42,36 +42,10 @@ fn killed_imports_leave_a_consistent_database() {
     );
     assert!(probe.status.success(), "a whole import runs");
     let whole = started.elapsed();
-    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut kills = 0;
+    let mut killer = Killer::new(0x9E37_79B9_7F4A_7C15, whole);
     for round in 0..24 {
         write_docs(round);
-        let mut child = Command::new(common::bin())
-            .arg("--db")
-            .arg(&db)
-            .arg("import")
-            .arg(&input)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn import");
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        // Between 15% of the way (the process has started) and 85%.
-        let delay = whole.mul_f64(0.15 + (seed % 1000) as f64 / 1000.0 * 0.7);
-        let start = Instant::now();
-        while start.elapsed() < delay {
-            if child.try_wait().ok().flatten().is_some() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        if child.try_wait().ok().flatten().is_none() {
-            child.kill().expect("SIGKILL");
-            kills += 1;
-        }
-        let _ = child.wait();
+        killer.run_and_kill(&db, &["import", &input.to_string_lossy()]);
         check(&db, round);
         if round % 6 == 5 {
             // Start over now and then so kills also hit early, fast imports.
@@ -81,8 +55,9 @@ fn killed_imports_leave_a_consistent_database() {
         }
     }
     assert!(
-        kills >= 20,
-        "at least 20 imports must have been killed mid-way, got {kills}"
+        killer.kills >= 20,
+        "at least 20 imports must have been killed mid-way, got {}",
+        killer.kills
     );
     let out = Command::new(common::bin())
         .arg("--db")
@@ -142,39 +117,16 @@ fn killed_syncs_leave_a_consistent_database_and_the_next_sync_finishes() {
         String::from_utf8_lossy(&probe.stderr)
     );
     let whole = started.elapsed();
-    let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
-    let mut kills = 0;
+    let mut killer = Killer::new(0x2545_F491_4F6C_DD1D, whole);
     for round in 2..14 {
         write_docs(round);
-        let mut child = Command::new(common::bin())
-            .arg("--db")
-            .arg(&db)
-            .arg("sync")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("spawn sync");
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let delay = whole.mul_f64(0.15 + (seed % 1000) as f64 / 1000.0 * 0.7);
-        let start = Instant::now();
-        while start.elapsed() < delay {
-            if child.try_wait().ok().flatten().is_some() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        if child.try_wait().ok().flatten().is_none() {
-            child.kill().expect("SIGKILL");
-            kills += 1;
-        }
-        let _ = child.wait();
+        killer.run_and_kill(&db, &["sync"]);
         check(&db, round);
     }
     assert!(
-        kills >= 8,
-        "at least 8 syncs must have been killed mid-way, got {kills}"
+        killer.kills >= 8,
+        "at least 8 syncs must have been killed mid-way, got {}",
+        killer.kills
     );
     let out = common::evident(&db, &["sync"]);
     assert!(
@@ -196,6 +148,53 @@ fn killed_syncs_leave_a_consistent_database_and_the_next_sync_finishes() {
         on_disk,
         "every document holds the last revision"
     );
+}
+
+/// Runs `evident` and SIGKILLs it at a pseudo-random moment between 15 % (the process
+/// has started) and 85 % of `whole`, the time a whole run took here, so that kills
+/// land mid-way however fast this machine (or this build) is.
+struct Killer {
+    seed: u64,
+    whole: Duration,
+    kills: usize,
+}
+
+impl Killer {
+    fn new(seed: u64, whole: Duration) -> Self {
+        Self {
+            seed,
+            whole,
+            kills: 0,
+        }
+    }
+
+    fn run_and_kill(&mut self, db: &std::path::Path, args: &[&str]) {
+        let mut child = Command::new(common::bin())
+            .arg("--db")
+            .arg(db)
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn evident");
+        self.seed ^= self.seed << 13;
+        self.seed ^= self.seed >> 7;
+        self.seed ^= self.seed << 17;
+        let spread = (self.seed % 1000) as f64 / 1000.0 * 0.7;
+        let delay = self.whole.mul_f64(0.15 + spread);
+        let start = Instant::now();
+        while start.elapsed() < delay {
+            if child.try_wait().ok().flatten().is_some() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        if child.try_wait().ok().flatten().is_none() {
+            child.kill().expect("SIGKILL");
+            self.kills += 1;
+        }
+        let _ = child.wait();
+    }
 }
 
 fn check(db: &std::path::Path, round: usize) {
