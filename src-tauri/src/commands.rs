@@ -473,13 +473,9 @@ pub async fn import_paths(
     let inputs: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
     // Imported folders and files are kept in sync from now on (an older index's own
     // files are taken as watched first, before the import adds to it).
-    let indexed: Vec<PathBuf> = state
-        .with_store(|s| s.documents())?
-        .into_iter()
-        .map(|d| d.path)
-        .collect();
+    let db_path = &state.db_path;
     state.with_user(|u| {
-        u.watched_or_seed(&indexed)?;
+        u.watched_or_seed(|| Store::open(db_path)?.document_paths())?;
         u.watch(&inputs)
     })?;
     tauri::async_runtime::spawn_blocking(move || -> CommandResult<ImportSummary> {

@@ -162,15 +162,9 @@ fn pass(
     list: &mut WatchList,
     watcher: Option<&mut Watcher>,
 ) -> Result<SyncReport, String> {
-    let indexed: Vec<PathBuf> = state
-        .with_store(|s| s.documents())
-        .map_err(|e| e.message)?
-        .into_iter()
-        .map(|d| d.path)
-        .collect();
     let now = state
         .with_user(|u| {
-            u.watched_or_seed(&indexed)?;
+            u.watched_or_seed(|| Store::open(&state.db_path)?.document_paths())?;
             u.watch_list()
         })
         .map_err(|e| e.message)?;

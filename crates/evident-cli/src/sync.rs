@@ -33,8 +33,7 @@ pub fn remember(db: &Path, store: &Store, paths: &[PathBuf]) -> anyhow::Result<(
 }
 
 fn watched(data: &mut UserData, store: &Store) -> anyhow::Result<WatchList> {
-    let indexed: Vec<PathBuf> = store.documents()?.into_iter().map(|d| d.path).collect();
-    data.watched_or_seed(&indexed)?;
+    data.watched_or_seed(|| store.document_paths())?;
     Ok(data.watch_list()?)
 }
 

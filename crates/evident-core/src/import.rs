@@ -579,16 +579,7 @@ pub fn rebuild(
     // it must be safe in its own file before that index is replaced.
     crate::userdata::UserData::open_for(db)?;
     let (sources, corrupt) = match Store::open(db) {
-        Ok(store) => (
-            Some(
-                store
-                    .documents()?
-                    .into_iter()
-                    .map(|d| d.path)
-                    .collect::<Vec<_>>(),
-            ),
-            false,
-        ),
+        Ok(store) => (Some(store.document_paths()?), false),
         Err(Error::DatabaseCorrupt { .. }) => (salvage_sources(db), true),
         Err(e) => return Err(e),
     };

@@ -128,6 +128,24 @@ pub struct ChangeCounts {
 /// is taken as saved. Files still settling are left for the next pass.
 pub const SETTLE: Duration = Duration::from_secs(1);
 
+impl ChangeCounts {
+    /// The counts of `changes`.
+    pub fn of(changes: &[Change]) -> Self {
+        let mut counts = Self::default();
+        for change in changes {
+            match change {
+                Change::Added { .. } => counts.added += 1,
+                Change::Updated { .. } => counts.updated += 1,
+                Change::Renamed { .. } => counts.renamed += 1,
+                Change::Removed { .. } => counts.removed += 1,
+                Change::Duplicate { .. } => counts.duplicates += 1,
+                Change::Failed { .. } => counts.failed += 1,
+            }
+        }
+        counts
+    }
+}
+
 /// What a pass did.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize)]
@@ -353,20 +371,9 @@ impl Syncer {
                 });
             }
         }
-        let mut counts = ChangeCounts::default();
-        for change in &changes {
-            match change {
-                Change::Added { .. } => counts.added += 1,
-                Change::Updated { .. } => counts.updated += 1,
-                Change::Renamed { .. } => counts.renamed += 1,
-                Change::Removed { .. } => counts.removed += 1,
-                Change::Duplicate { .. } => counts.duplicates += 1,
-                Change::Failed { .. } => counts.failed += 1,
-            }
-        }
         Ok(SyncReport {
+            counts: ChangeCounts::of(&changes),
             changes,
-            counts,
             unreachable,
             pending,
             unchanged,
@@ -374,9 +381,7 @@ impl Syncer {
             embedding,
         })
     }
-}
 
-impl Syncer {
     fn leave_out(&mut self, path: &Path) {
         if let Some(stamp) = Stamp::of(path) {
             self.left_out.insert(path.to_owned(), stamp);
@@ -397,7 +402,7 @@ impl Syncer {
             std::thread::sleep(SETTLE / 2);
             let next = self.run(store, watched, observer)?;
             report.changes.extend(next.changes);
-            add_counts(&mut report.counts, &next.counts);
+            report.counts = ChangeCounts::of(&report.changes);
             report.pending = next.pending;
             report.unchanged = next.unchanged;
             report.embedding = next.embedding.or(report.embedding);
@@ -411,24 +416,13 @@ impl Syncer {
 /// left as pending.
 pub const SETTLE_LIMIT: Duration = Duration::from_secs(30);
 
-fn add_counts(total: &mut ChangeCounts, more: &ChangeCounts) {
-    total.added += more.added;
-    total.updated += more.updated;
-    total.renamed += more.renamed;
-    total.removed += more.removed;
-    total.duplicates += more.duplicates;
-    total.failed += more.failed;
-}
-
 /// Whether `doc` is known to hold the file with this stamp without reading it: same size
 /// and time, chunked by this version, and the file's time strictly before the import's
 /// second (a file saved in the very second it was imported may have changed unseen).
 fn as_imported(doc: &DocumentRecord, stamp: &Stamp) -> bool {
     let secs = stamp.unix_secs();
     u64::try_from(doc.size_bytes).is_ok_and(|n| n == stamp.len)
-        && secs.is_some()
-        && doc.mtime == secs
-        && secs.is_some_and(|s| s < doc.imported_at)
+        && secs.is_some_and(|s| doc.mtime == Some(s) && s < doc.imported_at)
         && doc.chunker_version == CHUNKER_VERSION
 }
 

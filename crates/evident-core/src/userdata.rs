@@ -295,35 +295,40 @@ impl UserData {
     /// watched adds nothing. Importing a path again brings back what was excluded in it.
     /// Returns the paths newly remembered.
     pub fn watch(&mut self, paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
-        let mut known = self.watched()?;
+        let WatchList {
+            roots: mut known,
+            mut excluded,
+        } = self.watch_list()?;
+        let tx = self.conn.transaction()?;
         let mut added = Vec::new();
         for path in paths {
             let path = path.canonicalize().unwrap_or_else(|_| path.clone());
-            let excluded = self.watch_list()?.excluded;
-            for gone in excluded.iter().filter(|e| e.starts_with(&path)) {
-                self.conn.execute(
+            for back in excluded.iter().filter(|e| e.starts_with(&path)) {
+                tx.execute(
                     "DELETE FROM excluded WHERE path = ?1",
-                    [gone.to_string_lossy()],
+                    [back.to_string_lossy()],
                 )?;
             }
+            excluded.retain(|e| !e.starts_with(&path));
             if known.iter().any(|k| path.starts_with(k)) {
                 continue;
             }
             // A folder that holds watched paths takes their place.
             for inner in known.iter().filter(|k| k.starts_with(&path)) {
-                self.conn.execute(
+                tx.execute(
                     "DELETE FROM watched WHERE path = ?1",
                     [inner.to_string_lossy()],
                 )?;
             }
             known.retain(|k| !k.starts_with(&path));
-            self.conn.execute(
+            tx.execute(
                 "INSERT OR IGNORE INTO watched (path, added_at) VALUES (?1, ?2)",
                 params![path.to_string_lossy(), crate::store::now()],
             )?;
             known.push(path.clone());
             added.push(path);
         }
+        tx.commit()?;
         Ok(added)
     }
 
@@ -337,12 +342,15 @@ impl UserData {
     }
 
     /// The watched paths; the first time for an index made before folders were
-    /// remembered, its documents' files (`indexed`) are taken as watched, so edits and
-    /// deletions of them are noticed too.
-    pub fn watched_or_seed(&mut self, indexed: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    /// remembered, its documents' files (`indexed`, asked for only then) are taken as
+    /// watched, so edits and deletions of them are noticed too.
+    pub fn watched_or_seed(
+        &mut self,
+        indexed: impl FnOnce() -> Result<Vec<PathBuf>>,
+    ) -> Result<Vec<PathBuf>> {
         if self.meta(WATCH_SEEDED)?.is_none() {
             if self.watched()?.is_empty() {
-                self.watch(indexed)?;
+                self.watch(&indexed()?)?;
             }
             self.conn.execute(
                 "INSERT INTO meta(key, value) VALUES (?1, '1')

@@ -194,6 +194,17 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// The source paths of all documents, ordered (without counting their chunks).
+    pub fn document_paths(&self) -> Result<Vec<PathBuf>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT path FROM documents ORDER BY path")?;
+        let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+        Ok(rows
+            .map(|r| r.map(PathBuf::from))
+            .collect::<rusqlite::Result<_>>()?)
+    }
+
     /// The document imported from `path` (canonical), if any.
     pub fn document_by_path(&self, path: &Path) -> Result<Option<DocumentRecord>> {
         Ok(self

@@ -50,44 +50,22 @@ pub(crate) fn extract_with_styles(
 fn read(path: &Path, bytes: &[u8], keep_styles: bool) -> Result<(Extracted, Vec<BlockStyle>)> {
     let mut package = Package::open(path, bytes)?;
     let parts = package.parts()?;
-    let damaged = |part: &str, e: quick_xml::Error| {
-        Error::input(
-            path,
-            format!("the Word file is damaged: its part {part} is not well-formed XML ({e})"),
-        )
-    };
     let document = package.part(&parts.document)?.ok_or_else(|| {
         Error::input(
             path,
             "the file is not a Word document: it has no document body (word/document.xml)",
         )
     })?;
-    let styles = match &parts.styles {
-        Some(name) => match package.part(name)? {
-            Some(xml) => Styles::parse(&xml).map_err(|e| damaged(name, e))?,
-            None => Styles::default(),
-        },
-        None => Styles::default(),
-    };
-    let numbering = match &parts.numbering {
-        Some(name) => match package.part(name)? {
-            Some(xml) => Numbering::parse(&xml).map_err(|e| damaged(name, e))?,
-            None => Numbering::default(),
-        },
-        None => Numbering::default(),
-    };
-    let body = body::parse_body(&document).map_err(|e| damaged(&parts.document, e))?;
-    let mut notes = Vec::new();
-    for (kind, part) in [
-        (NoteKind::Footnote, &parts.footnotes),
-        (NoteKind::Endnote, &parts.endnotes),
-    ] {
-        if let Some(name) = part
-            && let Some(xml) = package.part(name)?
-        {
-            notes.push((kind, body::parse_notes(&xml).map_err(|e| damaged(name, e))?));
-        }
-    }
+    let body = body::parse_body(&document).map_err(|e| damaged(path, &parts.document, e))?;
+    let styles = parsed(&mut package, parts.styles.as_deref(), Styles::parse)?;
+    let numbering = parsed(&mut package, parts.numbering.as_deref(), Numbering::parse)?;
+    let notes = [
+        (NoteKind::Footnote, parts.footnotes.as_deref()),
+        (NoteKind::Endnote, parts.endnotes.as_deref()),
+    ]
+    .into_iter()
+    .map(|(kind, name)| Ok((kind, parsed(&mut package, name, body::parse_notes)?)))
+    .collect::<Result<Vec<_>>>()?;
 
     let mut writer = Writer {
         out: Assembler::new(keep_styles),
@@ -148,6 +126,28 @@ fn read(path: &Path, bytes: &[u8], keep_styles: bool) -> Result<(Extracted, Vec<
         .or_else(|| writer.out.first_h1.clone())
         .unwrap_or_else(|| file_title(path));
     Ok(writer.out.finish(title))
+}
+
+/// The optional part `name` read with `parse`; a part the package lacks reads as empty.
+fn parsed<T: Default>(
+    package: &mut Package<'_>,
+    name: Option<&str>,
+    parse: impl FnOnce(&str) -> std::result::Result<T, quick_xml::Error>,
+) -> Result<T> {
+    let Some(name) = name else {
+        return Ok(T::default());
+    };
+    match package.part(name)? {
+        Some(xml) => parse(&xml).map_err(|e| damaged(package.path(), name, e)),
+        None => Ok(T::default()),
+    }
+}
+
+fn damaged(path: &Path, part: &str, e: quick_xml::Error) -> Error {
+    Error::input(
+        path,
+        format!("the Word file is damaged: its part {part} is not well-formed XML ({e})"),
+    )
 }
 
 fn style(kind: LayoutKind) -> BlockStyle {

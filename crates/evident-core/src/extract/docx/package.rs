@@ -83,6 +83,11 @@ impl<'a> Package<'a> {
         })
     }
 
+    /// The file the package was read from.
+    pub fn path(&self) -> &'a Path {
+        self.path
+    }
+
     fn has(&self, name: &str) -> bool {
         self.zip.index_for_name(name).is_some()
     }
