@@ -416,6 +416,27 @@ def word_and_watched_folder(driver, data: Path, docs: Path) -> None:
     except Exception as e:  # noqa: BLE001
         check(False, f"an unreachable folder keeps its documents, marked missing ({e})")
     shot(driver, "22-library-folder-missing")
+    # The same in the Chinese window.
+    previous = driver.execute_script("return localStorage.getItem('evident.lang')")
+    driver.execute_script("localStorage.setItem('evident.lang', 'zh-CN')")
+    reload_ready(driver)
+    by_testid(driver, "tab-library").click()
+    try:
+        WebDriverWait(driver, 15, poll_frequency=0.1).until(
+            lambda d: d.find_elements(By.CSS_SELECTOR, "[data-testid='doc-missing']"))
+        zh = driver.execute_script(
+            "return [document.querySelector('[data-testid=library-sync]').textContent,"
+            " document.querySelector('[data-testid=doc-missing]').textContent]")
+        check("找不到（文档已保留）" in zh[0] and "保持同步" in zh[0] and zh[1] == "磁盘上已不存在",
+              f"the zh-CN Library says the same in Chinese ({zh})")
+    except Exception as e:  # noqa: BLE001
+        check(False, f"the zh-CN Library says the same in Chinese ({e})")
+    shot(driver, "22b-library-folder-missing-zh")
+    driver.execute_script(
+        "arguments[0] === null ? localStorage.removeItem('evident.lang') : localStorage.setItem('evident.lang', arguments[0])",
+        previous)
+    reload_ready(driver)
+    by_testid(driver, "tab-library").click()
     away.rename(docs)
     try:
         WebDriverWait(driver, 40, poll_frequency=0.2).until(

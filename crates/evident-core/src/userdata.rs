@@ -460,4 +460,28 @@ mod tests {
         assert_eq!(aside.len(), 1, "the damaged file is kept aside");
         assert!(!data.set_feedback(99, Some(1)).expect("update runs"));
     }
+
+    #[test]
+    fn an_older_index_is_seeded_once_and_its_documents_listed_only_then() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut data = UserData::open(&dir.path().join(FILE_NAME)).expect("open");
+        let file = dir.path().join("policy.md");
+        std::fs::write(&file, "# P").expect("write");
+        let mut asked = 0;
+        let seeded = data
+            .watched_or_seed(|| {
+                asked += 1;
+                Ok(vec![file.clone()])
+            })
+            .expect("seed");
+        assert_eq!(seeded, [file.canonicalize().expect("canonical")]);
+        let again = data
+            .watched_or_seed(|| {
+                asked += 1;
+                Ok(Vec::new())
+            })
+            .expect("watched");
+        assert_eq!(again, seeded);
+        assert_eq!(asked, 1, "the index is listed for the seed only");
+    }
 }
