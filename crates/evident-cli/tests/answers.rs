@@ -5,19 +5,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{evident, json, samples};
-
-fn eval_dir() -> PathBuf {
-    let dir = std::env::var_os("EVIDENT_EVAL_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/eval"));
-    assert!(
-        dir.join("datasets").is_dir(),
-        "eval data expected at {}",
-        dir.display()
-    );
-    dir
-}
+use common::{eval_dir, evident, json, samples};
 
 fn imported(dir: &Path) -> PathBuf {
     let db = dir.join("evident.sqlite3");

@@ -22,7 +22,7 @@ fn sandbox(misbehave: Option<Misbehaviour>) -> PdfSandbox {
 }
 
 fn corpus_pdfs() -> Vec<PathBuf> {
-    let eval = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/eval/corpus");
+    let eval = common::eval_dir().join("corpus");
     let mut pdfs: Vec<PathBuf> = ["pdf-generated", "pdf-real"]
         .iter()
         .flat_map(|d| std::fs::read_dir(eval.join(d)).expect("the shared corpus is there"))

@@ -39,6 +39,20 @@ pub fn count(db: &Path, sql: &str) -> i64 {
         .unwrap_or_else(|e| panic!("{sql}: {e}"))
 }
 
+/// The evaluation data in `../shared/eval` beside the repository, or
+/// `$EVIDENT_EVAL_DIR` (as the README says).
+pub fn eval_dir() -> PathBuf {
+    let dir = std::env::var_os("EVIDENT_EVAL_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/eval"));
+    assert!(
+        dir.join("datasets").is_dir(),
+        "eval data expected at {}",
+        dir.display()
+    );
+    dir
+}
+
 /// The repository's sample documents.
 pub fn samples() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples")
