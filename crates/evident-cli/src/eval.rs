@@ -18,7 +18,9 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use evident_core::answer::{AskOptions, ask};
 use evident_core::import::Importer;
-use evident_core::search::{Aliases, Outcome, RetrievalMode, SearchOptions, Semantic, search};
+use evident_core::search::{
+    Aliases, Outcome, Rerank, RetrievalMode, SearchOptions, Semantic, search,
+};
 use evident_core::store::Store;
 use serde::Serialize;
 
@@ -31,6 +33,7 @@ pub struct EvalArgs<'a> {
     pub db: Option<&'a Path>,
     pub docs: &'a [PathBuf],
     pub semantic: Option<Semantic>,
+    pub rerank: Option<Rerank>,
     pub half: Option<&'a str>,
     pub modes: &'a [String],
     pub signals_out: Option<&'a Path>,
@@ -345,6 +348,7 @@ fn evaluate(
             documents: scope,
             mode,
             semantic: a.semantic.clone(),
+            rerank: a.rerank.clone(),
             ..SearchOptions::default()
         };
         let result = search(store, &q.question, &aliases, &options)?;

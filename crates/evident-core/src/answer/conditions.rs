@@ -9,15 +9,27 @@
 //! a question's situation (a point, or a range of its own) is tested for lying inside.
 //! Lengths of time are compared in days, so 两年 lies in 一年以上不满三年.
 
-use crate::text::numbers::{NumberMention, numbers_in};
+use crate::text::quantity::{Dimension as QuantityDimension, Direction, Quantity, quantities};
 
 /// What a number measures, so that only like is compared with like.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Dimension {
     /// A length of time, in days.
     Time,
-    /// Any other unit, by its folded spelling (元, %, 人, hour-less counts).
+    /// Anything else, by what it counts: a currency (`CNY`, `USD`), `ratio` (%, 倍),
+    /// or a unit as written (人, 次).
     Other(String),
+    /// A situation's amount written without a unit but with a multiplier ("报销3万",
+    /// "花了两千多", "a 30k dinner"): it is measured in whatever the condition counts.
+    Any,
+}
+
+impl Dimension {
+    /// Whether a situation of dimension `self` can be tested against a condition of
+    /// `condition`'s.
+    fn meets(&self, condition: &Dimension) -> bool {
+        self == condition || *self == Dimension::Any
+    }
 }
 
 /// One end of a range: the value and whether it belongs to the range.
@@ -34,7 +46,7 @@ pub struct Range {
 impl Range {
     /// Whether `other` lies inside this range (same dimension, within both bounds).
     pub fn contains(&self, other: &Range) -> bool {
-        if self.dimension != other.dimension {
+        if !other.dimension.meets(&self.dimension) {
             return false;
         }
         let above = |bound: Bound, v: Bound| match (bound, v) {
@@ -84,7 +96,7 @@ pub fn fit(question: &str, sentence: &str) -> Fit {
         .collect();
     let comparable: Vec<&Range> = stated
         .iter()
-        .filter(|s| asked.iter().any(|a| a.dimension == s.dimension))
+        .filter(|s| asked.iter().any(|a| a.dimension.meets(&s.dimension)))
         .collect();
     if comparable.is_empty() {
         return Fit::Unrelated;
@@ -102,6 +114,11 @@ pub fn fit(question: &str, sentence: &str) -> Fit {
 /// The ranges a text states: each clause's bounds of one dimension joined into one.
 /// With `conditions_only`, a Chinese clause counts only when it is a condition ("…的，"):
 /// "最长不得超过三年" is what a rule grants, not whom it is for.
+///
+/// The numbers, their units and their bound words are read by
+/// [`crate::text::quantity`], the one reader of quantities, so that every spelling it
+/// knows (三万块, 3万元, 30k RMB, $1.2k, 两千多, 一年半) is a condition or a situation
+/// here too.
 pub fn ranges(text: &str, conditions_only: bool) -> Vec<Range> {
     let folded = crate::text::normalize::nfkc(text).to_lowercase();
     let mut out: Vec<Range> = Vec::new();
@@ -128,15 +145,32 @@ pub fn ranges(text: &str, conditions_only: bool) -> Vec<Range> {
             continue;
         }
         let mut open: Vec<Range> = Vec::new();
-        for m in numbers_in(clause) {
-            let Some((dimension, scale)) = measure(clause, &m) else {
+        for q in quantities(clause) {
+            // 第四十条 is a place in the law, not an amount.
+            if clause[..q.start].trim_end().ends_with('第') {
+                continue;
+            }
+            let written = &clause[q.start..q.end];
+            let amount = written.contains(['万', '千', '萬', '仟', 'k']);
+            // A situation's amount without a unit: 报销3万要找谁签, 花了两千多. (The word
+            // after it is no unit: 3万要 is not a count of 要.)
+            let unitless = match &q.dimension {
+                QuantityDimension::Bare => true,
+                QuantityDimension::Count(word) => !COUNTERS.contains(word.as_str()),
+                _ => false,
+            };
+            let Some((dimension, v)) =
+                measure(&q).filter(|_| !(amount && unitless)).or_else(|| {
+                    (!conditions_only && amount && unitless).then_some((Dimension::Any, q.value))
+                })
+            else {
                 continue;
             };
-            let Ok(v) = m.value.parse::<f64>() else {
-                continue;
-            };
-            let v = v * scale;
-            let (low, high) = bounds(clause, &m, v);
+            let (low, mut high) = bounds(q.direction, v);
+            // 两千多, 三万余元: more than the number, less than its next step.
+            if q.direction == Direction::MoreThan && written.contains(['多', '余']) {
+                high = Some((v + step(v), false));
+            }
             // "一年以上不满三年": a low bound then a high one make one range.
             let joins = high.is_some() && low.is_none();
             match open
@@ -157,8 +191,22 @@ pub fn ranges(text: &str, conditions_only: bool) -> Vec<Range> {
     out
 }
 
-/// The clauses of a folded text: split at commas, semicolons, full stops and 、, but
-/// not at the comma of a number (5,000).
+/// Words that count things after a number (3万人 is people, not an amount).
+const COUNTERS: &str = "人名个次件家份项位条户台辆";
+
+/// The place value of a number's leading digit (2000 → 1000, 30000 → 10000, 25 → 10):
+/// how far "多" reaches.
+fn step(v: f64) -> f64 {
+    if v < 10.0 {
+        1.0
+    } else {
+        10f64.powi(v.log10().floor() as i32)
+    }
+}
+
+/// The clauses of a folded text: split at commas, semicolons and full stops, but not
+/// at the comma of a number (5,000), nor at 、, which joins the parts of one condition
+/// ("5,000元以上、20,000元以下的").
 fn clauses(text: &str) -> Vec<&str> {
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     let mut out = Vec::new();
@@ -166,7 +214,7 @@ fn clauses(text: &str) -> Vec<&str> {
     for (i, &(at, c)) in chars.iter().enumerate() {
         let digit = |j: Option<&(usize, char)>| j.is_some_and(|(_, d)| d.is_ascii_digit());
         let cut = match c {
-            ';' | '。' | '、' | '；' | '，' => true,
+            ';' | '。' | '；' | '，' => true,
             ',' => !(i > 0 && digit(chars.get(i - 1)) && digit(chars.get(i + 1))),
             _ => false,
         };
@@ -179,144 +227,31 @@ fn clauses(text: &str) -> Vec<&str> {
     out
 }
 
-/// The bounds a number sets from the words around it; a bare number is a point.
-fn bounds(clause: &str, m: &NumberMention, v: f64) -> (Bound, Bound) {
-    let before = clause[..m.start].trim_end();
-    let after = skip_unit(clause[m.end..].trim_start());
-    let ends = |words: &[&str]| words.iter().any(|w| before.ends_with(w));
-    let starts = |words: &[&str]| words.iter().any(|w| after.starts_with(w));
-    // Negated comparisons first: 不少于 must not read as 少于, nor "no more than" as
-    // "more than".
-    if ends(&[
-        "不少于",
-        "不低于",
-        "不小于",
-        "no less than",
-        "not less than",
-        "no fewer than",
-        "not fewer than",
-        "至少",
-        "at least",
-    ]) {
-        (Some((v, true)), None)
-    } else if ends(&[
-        "不超过",
-        "不多于",
-        "不高于",
-        "不大于",
-        "no more than",
-        "not more than",
-        "最多",
-        "最长",
-        "至多",
-        "up to",
-        "at most",
-    ]) || starts(&["以下", "以内", "或以下", "or less", "or fewer"])
-    {
-        (None, Some((v, true)))
-    } else if ends(&[
-        "不满",
-        "未满",
-        "不足",
-        "少于",
-        "低于",
-        "less than",
-        "fewer than",
-        "under",
-    ]) {
-        (None, Some((v, false)))
-    } else if ends(&["超过", "多于", "高于", "more than", "over"]) {
-        (Some((v, false)), None)
-    } else if ends(&["满", "已满"]) || starts(&["以上", "或以上", "or more"]) {
-        (Some((v, true)), None)
-    } else {
-        (Some((v, true)), Some((v, true)))
+/// The bounds a quantity's direction sets; a bare number is a point.
+fn bounds(direction: Direction, v: f64) -> (Bound, Bound) {
+    match direction {
+        Direction::Exact => (Some((v, true)), Some((v, true))),
+        Direction::AtLeast => (Some((v, true)), None),
+        Direction::MoreThan => (Some((v, false)), None),
+        Direction::AtMost => (None, Some((v, true))),
+        Direction::LessThan => (None, Some((v, false))),
     }
 }
 
-/// The text after a number's unit (个月, 年, days), where 以上 / 以下 stand.
-fn skip_unit(after: &str) -> &str {
-    const UNITS: &[&str] = &[
-        "个工作日",
-        "工作日",
-        "个月",
-        "个星期",
-        "星期",
-        "小时",
-        "周岁",
-        "business days",
-        "days",
-        "day",
-        "weeks",
-        "week",
-        "months",
-        "month",
-        "years",
-        "year",
-        "hours",
-        "hour",
-        "天",
-        "日",
-        "月",
-        "年",
-        "周",
-        "元",
-        "岁",
-        "人",
-        "%",
-    ];
-    let rest = UNITS
-        .iter()
-        .find_map(|u| after.strip_prefix(u))
-        .unwrap_or(after);
-    rest.trim_start()
-}
-
-/// What a number measures, and the factor that brings it to the dimension's unit.
-fn measure(clause: &str, m: &NumberMention) -> Option<(Dimension, f64)> {
-    let after = clause[m.end..].trim_start();
-    let before = clause[..m.start].trim_end();
-    if before.ends_with('第') {
-        return None;
+/// What a quantity measures here, and its value in that dimension's unit: lengths of
+/// time in days (a month is 30), everything else by its own unit. A number without a
+/// unit, or a date, measures nothing.
+fn measure(q: &Quantity) -> Option<(Dimension, f64)> {
+    use QuantityDimension as Q;
+    match &q.dimension {
+        Q::Days => Some((Dimension::Time, q.value)),
+        Q::Months => Some((Dimension::Time, q.value * 30.0)),
+        Q::Hours => Some((Dimension::Time, q.value / 24.0)),
+        Q::Ratio => Some((Dimension::Other("ratio".into()), q.value)),
+        Q::Money(currency) => Some((Dimension::Other((*currency).to_owned()), q.value)),
+        Q::Count(unit) => Some((Dimension::Other(unit.clone()), q.value)),
+        Q::Bare | Q::Date => None,
     }
-    const TIME: &[(&str, f64)] = &[
-        ("个工作日", 1.0),
-        ("工作日", 1.0),
-        ("个月", 30.0),
-        ("个星期", 7.0),
-        ("星期", 7.0),
-        ("周岁", 365.0),
-        ("小时", 1.0 / 24.0),
-        ("hour", 1.0 / 24.0),
-        ("business day", 1.0),
-        ("day", 1.0),
-        ("week", 7.0),
-        ("month", 30.0),
-        ("year", 365.0),
-        ("天", 1.0),
-        ("日", 1.0),
-        ("月", 30.0),
-        ("年", 365.0),
-        ("周", 7.0),
-        ("岁", 365.0),
-    ];
-    if let Some((_, scale)) = TIME.iter().find(|(u, _)| after.starts_with(u)) {
-        return Some((Dimension::Time, *scale));
-    }
-    let first = after.chars().next()?;
-    let unit: String = if first.is_alphabetic() && !crate::text::normalize::is_cjk(first) {
-        after
-            .chars()
-            .take_while(|c| c.is_alphabetic())
-            .collect::<String>()
-            .trim_end_matches('s')
-            .to_owned()
-    } else if first.is_alphanumeric() || first == '%' {
-        first.to_string()
-    } else {
-        String::new()
-    };
-    (!unit.is_empty()).then_some((Dimension::Other(unit), 1.0))
 }
 
 #[cfg(test)]
@@ -387,6 +322,34 @@ mod tests {
             ),
             Fit::Unrelated,
             "what is granted is no condition"
+        );
+    }
+
+    #[test]
+    fn an_everyday_amount_falls_in_its_own_tier() {
+        let tiers = [
+            "单笔金额在5,000元以下的，由部门经理审批；",
+            "单笔金额在5,000元以上、20,000元以下的，由部门经理审核后报财务总监审批；",
+            "单笔报销超过20,000元的，须经分管副总经理审批。",
+        ];
+        let holds = |q: &str| -> Vec<usize> {
+            (0..tiers.len())
+                .filter(|&i| fit(q, tiers[i]) == Fit::Holds)
+                .collect()
+        };
+        assert_eq!(holds("我花了三万块招待客户，这笔钱要谁批准才能报？"), [2]);
+        assert_eq!(holds("报销3万要找谁签？"), [2]);
+        assert_eq!(holds("a 30k RMB dinner: who approves?"), [2]);
+        assert_eq!(
+            holds("请客户吃饭花了两千多块，谁批？"),
+            [0],
+            "两千多 is under 3,000"
+        );
+        assert_eq!(holds("一万二的报销谁审批？"), [1]);
+        assert_eq!(
+            fit("花了1.2k USD", tiers[2]),
+            Fit::Unrelated,
+            "dollars are not yuan"
         );
     }
 

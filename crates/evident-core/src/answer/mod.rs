@@ -338,6 +338,13 @@ fn extractive(r: Retrieved, question: &str, options: &AskOptions) -> Answer {
         &result.term_weights,
         &usable,
         &options.composer,
+        // A reranker that failed for the passages is not asked again for sentences.
+        options
+            .search
+            .rerank
+            .as_ref()
+            .filter(|_| result.retrieval.rerank_note.is_none())
+            .map(|r| r.0.as_ref()),
     );
     if drafted.sentences.is_empty()
         && let Some(p) = usable

@@ -15,11 +15,15 @@
 
 pub mod chat;
 mod error;
+pub mod prompt;
+pub mod rerank;
 mod server;
 pub mod vector;
 
 pub use chat::{ChatMessage, Completion, Generator, Role};
 pub use error::{ServerError, ServerErrorKind};
+pub use prompt::PromptFamily;
+pub use rerank::Reranker;
 pub use server::{ModelServer, STALL_TIMEOUT, ServerConfig};
 
 use crate::Result;
@@ -51,25 +55,45 @@ impl InputKind {
     }
 }
 
-/// What a model is: its name on the server, its vector width and the (unit) vector it
-/// gives [`PROBE_TEXT`].
+/// One text to embed: what it says and, for document text, where it stands (the
+/// document's title and headings), which some families' prompts hold apart
+/// (EmbeddingGemma's `title: … | text: …`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Text<'a> {
+    /// Where the text stands, if anywhere (document texts only).
+    pub title: Option<&'a str>,
+    /// The text.
+    pub body: &'a str,
+}
+
+impl<'a> From<&'a str> for Text<'a> {
+    fn from(body: &'a str) -> Self {
+        Self { title: None, body }
+    }
+}
+
+/// What a model is: its name on the server, its vector width, the prompts it is given
+/// and the (unit) vector it gives [`PROBE_TEXT`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct ModelIdentity {
     /// The model name as configured.
     pub name: String,
     /// Vector width.
     pub dim: usize,
-    /// Unit vector of [`PROBE_TEXT`] (as a passage).
+    /// Unit vector of [`PROBE_TEXT`] (as a passage, with the family's prompt).
     pub probe: Vec<f32>,
+    /// The prompts texts are dressed in ([`PromptFamily::key`]; empty: none).
+    pub prompt: String,
 }
 
 impl ModelIdentity {
-    /// Whether `other` is the same model: same name and width, and the probe vectors
-    /// agree to within float noise (servers may sum in a different order per thread
-    /// count, so bit equality would be too strict).
+    /// Whether `other` is the same model: same name, width and prompts, and the probe
+    /// vectors agree to within float noise (servers may sum in a different order per
+    /// thread count, so bit equality would be too strict).
     pub fn same_model(&self, other: &ModelIdentity) -> bool {
         self.name == other.name
             && self.dim == other.dim
+            && self.prompt == other.prompt
             && self.probe.len() == other.probe.len()
             && vector::dot(&self.probe, &other.probe) >= 0.999
     }
@@ -80,8 +104,9 @@ pub trait Embedder: Send + Sync {
     /// The model's identity, established once (a probe request) and then remembered.
     fn identity(&self) -> Result<ModelIdentity>;
 
-    /// One unit vector per text, in order, all of the identity's width.
-    fn embed(&self, texts: &[&str], kind: InputKind) -> Result<Vec<Vec<f32>>>;
+    /// One unit vector per text, in order, all of the identity's width. The embedder
+    /// dresses each text in its model's prompt for `kind`.
+    fn embed(&self, texts: &[Text<'_>], kind: InputKind) -> Result<Vec<Vec<f32>>>;
 
     /// Where the model runs (a base URL), for the record and for messages.
     fn location(&self) -> String {
@@ -91,5 +116,11 @@ pub trait Embedder: Send + Sync {
     /// Texts per request when embedding many.
     fn batch_size(&self) -> usize {
         16
+    }
+
+    /// Whether a passage's sentences are embedded with the passage's place as their
+    /// title ([`PromptFamily::titles_sentences`]).
+    fn titles_sentences(&self) -> bool {
+        false
     }
 }

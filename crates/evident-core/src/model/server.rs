@@ -7,6 +7,7 @@
 //! never part of a message, a log line or a `Debug` print.
 
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use reqwest::blocking::{Client, RequestBuilder, Response};
@@ -15,8 +16,9 @@ use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 use serde_json::json;
 
+use super::prompt::{self, PromptFamily};
 use super::vector::{self, Unusable};
-use super::{Embedder, InputKind, ModelIdentity, PROBE_TEXT, ServerError, ServerErrorKind};
+use super::{Embedder, InputKind, ModelIdentity, PROBE_TEXT, ServerError, ServerErrorKind, Text};
 use crate::Result;
 
 /// Attempts per request (the first one included).
@@ -57,6 +59,8 @@ pub struct ServerConfig {
     pub model: String,
     /// API key, when the server wants one.
     pub api_key: Option<SecretString>,
+    /// The prompts an embedding model is given; `None`: recognised from its name.
+    pub prompt: Option<PromptFamily>,
 }
 
 impl std::fmt::Debug for ServerConfig {
@@ -65,6 +69,7 @@ impl std::fmt::Debug for ServerConfig {
             .field("base_url", &self.base_url)
             .field("model", &self.model)
             .field("api_key", &self.api_key.as_ref().map(|_| "(set)"))
+            .field("prompt", &self.prompt)
             .finish()
     }
 }
@@ -76,6 +81,10 @@ pub struct ModelServer {
     client: Client,
     identity: Mutex<Option<ModelIdentity>>,
     stall: Duration,
+    family: PromptFamily,
+    /// Whether `/v1/models` has listed the model (checked once, before the first rerank).
+    model_listed: AtomicBool,
+    rerank_timeout: Duration,
 }
 
 impl std::fmt::Debug for ModelServer {
@@ -149,12 +158,16 @@ impl ModelServer {
         };
         let base = normalise_base(&config.base_url).map_err(bad)?;
         let client = http_client(&base).map_err(bad)?;
+        let family = prompt::resolve(config.prompt, &config.model);
         Ok(Self {
             config,
             base,
             client,
             identity: Mutex::new(None),
             stall: STALL_TIMEOUT,
+            family,
+            model_listed: AtomicBool::new(false),
+            rerank_timeout: super::rerank::RERANK_TIMEOUT,
         })
     }
 
@@ -177,7 +190,27 @@ impl ModelServer {
             client: self.client.clone(),
             identity: Mutex::new(None),
             stall: self.stall,
+            family: self.family,
+            model_listed: AtomicBool::new(self.model_listed.load(Ordering::Relaxed)),
+            rerank_timeout: self.rerank_timeout,
         }
+    }
+
+    /// The same client with another limit for rerank requests (tests use a short one).
+    pub fn with_rerank_timeout(mut self, limit: Duration) -> Self {
+        self.rerank_timeout = limit;
+        self
+    }
+
+    /// Longest a rerank request may take.
+    pub(super) fn rerank_timeout(&self) -> Duration {
+        self.rerank_timeout
+    }
+
+    /// The prompts this server's embedding model is given (chosen, or recognised from
+    /// its name).
+    pub fn prompt_family(&self) -> PromptFamily {
+        self.family
     }
 
     /// The settings this client was made from.
@@ -192,6 +225,23 @@ impl ModelServer {
 
     pub(super) fn endpoint(&self, path: &str) -> String {
         format!("{}/{path}", self.base.as_str().trim_end_matches('/'))
+    }
+
+    /// `path` at the server's root, without the API prefix (`http://host:port/rerank`).
+    pub(super) fn root_endpoint(&self, path: &str) -> Option<String> {
+        let mut root = self.base.clone();
+        root.set_path(&format!("/{path}"));
+        Some(root.to_string())
+    }
+
+    /// [`Self::check_model`] once: remembered after the first success.
+    pub(super) fn ensure_model_listed(&self) -> std::result::Result<(), ServerError> {
+        if self.model_listed.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        self.check_model()?;
+        self.model_listed.store(true, Ordering::Relaxed);
+        Ok(())
     }
 
     pub(super) fn error(&self, kind: ServerErrorKind, detail: impl Into<String>) -> ServerError {
@@ -213,6 +263,17 @@ impl ModelServer {
         &self,
         make: impl Fn() -> RequestBuilder,
     ) -> std::result::Result<Response, ServerError> {
+        self.send_retrying(make, true)
+    }
+
+    /// [`Self::send`]; with `retry_timeouts` false, a request that timed out is not
+    /// sent again (a reranker that took its whole time once will take it again, and the
+    /// user is waiting).
+    fn send_retrying(
+        &self,
+        make: impl Fn() -> RequestBuilder,
+        retry_timeouts: bool,
+    ) -> std::result::Result<Response, ServerError> {
         let mut attempt = 0;
         loop {
             let result = self
@@ -221,13 +282,25 @@ impl ModelServer {
                 .map_err(|e| self.transport_error(&e))
                 .and_then(|r| self.check_status(r));
             match result {
-                Err(e) if e.is_transient() && attempt + 1 < ATTEMPTS => {
+                Err(e)
+                    if e.is_transient()
+                        && (retry_timeouts || e.kind != ServerErrorKind::TimedOut)
+                        && attempt + 1 < ATTEMPTS =>
+                {
                     std::thread::sleep(BACKOFF[attempt.min(BACKOFF.len() - 1)]);
                     attempt += 1;
                 }
                 other => return other,
             }
         }
+    }
+
+    /// [`Self::send`] for a request that is not sent again once it timed out.
+    pub(super) fn send_request_once_timed_out(
+        &self,
+        make: impl Fn(&Client) -> RequestBuilder,
+    ) -> std::result::Result<Response, ServerError> {
+        self.send_retrying(|| make(&self.client), false)
     }
 
     /// [`Self::send`] for the other endpoints of this client (chat completions).
@@ -306,9 +379,10 @@ impl ModelServer {
         }
     }
 
+    /// Embeds texts already dressed in their prompts.
     fn embed_batch(
         &self,
-        texts: &[&str],
+        texts: &[String],
         kind: InputKind,
         width: Option<usize>,
     ) -> std::result::Result<Vec<Vec<f32>>, ServerError> {
@@ -385,6 +459,10 @@ impl Embedder for ModelServer {
         self.base.to_string()
     }
 
+    fn titles_sentences(&self) -> bool {
+        self.family.titles_sentences()
+    }
+
     fn identity(&self) -> Result<ModelIdentity> {
         let mut cached = self
             .identity
@@ -399,23 +477,32 @@ impl Embedder for ModelServer {
                 .into());
         }
         self.check_model()?;
+        let probe_text = self.family.document(None, PROBE_TEXT);
         let probe = self
-            .embed_batch(&[PROBE_TEXT], InputKind::Passage, None)?
+            .embed_batch(&[probe_text], InputKind::Passage, None)?
             .pop()
             .ok_or_else(|| self.error(ServerErrorKind::BadReply, "no vector for the probe"))?;
         let id = ModelIdentity {
             name: self.config.model.trim().to_owned(),
             dim: probe.len(),
             probe,
+            prompt: self.family.key(),
         };
         *cached = Some(id.clone());
         Ok(id)
     }
 
-    fn embed(&self, texts: &[&str], kind: InputKind) -> Result<Vec<Vec<f32>>> {
+    fn embed(&self, texts: &[Text<'_>], kind: InputKind) -> Result<Vec<Vec<f32>>> {
         let width = self.identity()?.dim;
+        let dressed: Vec<String> = texts
+            .iter()
+            .map(|t| match kind {
+                InputKind::Query => self.family.query(t.body),
+                InputKind::Passage => self.family.document(t.title, t.body),
+            })
+            .collect();
         let mut out = Vec::with_capacity(texts.len());
-        for batch in texts.chunks(self.batch_size()) {
+        for batch in dressed.chunks(self.batch_size()) {
             out.extend(self.embed_batch(batch, kind, Some(width))?);
         }
         Ok(out)
@@ -462,6 +549,7 @@ mod tests {
             base_url: "http://127.0.0.1:1".into(),
             model: "m".into(),
             api_key: Some(SecretString::from("sk-very-secret")),
+            prompt: None,
         };
         let shown = format!("{config:?} {:?}", ModelServer::new(config.clone()));
         assert!(!shown.contains("very-secret"), "{shown}");

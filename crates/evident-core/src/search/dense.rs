@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use crate::Result;
 use crate::message::Message;
 use crate::model::vector::{dot, dot_i8, quantize};
-use crate::model::{Embedder, InputKind};
+use crate::model::{Embedder, InputKind, Text};
 use crate::store::{PassageMatrix, SentenceVectors, Store};
 
 /// Passages the vector side proposes as candidates. Generous, because the sentence
@@ -68,7 +68,7 @@ pub fn prepare(
         }));
     }
     let started = std::time::Instant::now();
-    let vector = match embedder.embed(&[question], InputKind::Query) {
+    let vector = match embedder.embed(&[Text::from(question)], InputKind::Query) {
         Ok(mut v) if v.len() == 1 => v.remove(0),
         Ok(_) => {
             return Ok(Err(Message::ServerUnusable {

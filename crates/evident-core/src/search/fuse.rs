@@ -40,6 +40,9 @@ pub struct Ranks {
     pub cosine: Option<f32>,
     /// Cosine of its best sentence with the question.
     pub sentence_cosine: Option<f32>,
+    /// Place in the reranker's order, when a reranker ordered the passages.
+    #[serde(default)]
+    pub rerank: Option<usize>,
     /// The fused score the passages are ordered by.
     pub fused: f64,
 }
@@ -112,6 +115,7 @@ pub fn fuse(
                 sentence_vector: sentence_places[i],
                 cosine: cosines[i],
                 sentence_cosine: sentence_cosines[i],
+                rerank: None,
                 fused: part(KEYWORD_WEIGHT, c.keyword)
                     + part(PASSAGE_VECTOR_WEIGHT, passage_places[i])
                     + part(SENTENCE_VECTOR_WEIGHT, sentence_places[i]),

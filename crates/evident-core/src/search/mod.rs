@@ -32,6 +32,7 @@ mod lexical;
 pub mod outcome;
 pub mod query;
 pub mod rank;
+pub mod rerank;
 pub mod stopwords;
 
 use std::time::Instant;
@@ -47,7 +48,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::message::{Lang, Message};
-use crate::model::Embedder;
+use crate::model::{Embedder, Reranker};
 
 use crate::store::{Store, StoredPassage};
 use crate::{Error, Result};
@@ -86,6 +87,16 @@ impl std::fmt::Debug for Semantic {
     }
 }
 
+/// The reranker a search (and the composer after it) may use.
+#[derive(Clone)]
+pub struct Rerank(pub Arc<dyn Reranker>);
+
+impl std::fmt::Debug for Rerank {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Rerank(..)")
+    }
+}
+
 /// Most passages one search returns.
 pub const MAX_K: usize = 100;
 
@@ -108,6 +119,10 @@ pub struct SearchOptions {
     #[serde(skip)]
     #[cfg_attr(feature = "ts", ts(skip))]
     pub semantic: Option<Semantic>,
+    /// The reranker, if one is set up (never serialised).
+    #[serde(skip)]
+    #[cfg_attr(feature = "ts", ts(skip))]
+    pub rerank: Option<Rerank>,
 }
 
 impl Default for SearchOptions {
@@ -119,6 +134,7 @@ impl Default for SearchOptions {
             documents: None,
             mode: RetrievalMode::Hybrid,
             semantic: None,
+            rerank: None,
         }
     }
 }
@@ -256,6 +272,15 @@ pub struct RetrievalInfo {
     pub note_code: Option<Message>,
     /// Milliseconds the server took to embed the question.
     pub embed_ms: f64,
+    /// The reranker that ordered the passages, when one did.
+    #[serde(default)]
+    pub reranker: Option<String>,
+    /// Why a configured reranker did not order them.
+    #[serde(default)]
+    pub rerank_note: Option<Message>,
+    /// Milliseconds the reranker took.
+    #[serde(default)]
+    pub rerank_ms: f64,
 }
 
 /// Searches `store` for `question`.
@@ -432,7 +457,12 @@ pub fn search(
         }
     };
     let mut fused = fused;
-    fused.truncate(options.k);
+    // A reranker reads more than the k kept, so that it can lift one fusion put lower.
+    let read = match options.rerank {
+        Some(_) => options.k.max(rerank::RERANK_CANDIDATES),
+        None => options.k,
+    };
+    fused.truncate(read);
     // Passages the keyword side did not score are read and scored now, only the kept ones.
     let unscored: Vec<i64> = fused
         .iter()
@@ -442,6 +472,18 @@ pub fn search(
     for p in store.passages(&unscored)? {
         by_id.insert(p.chunk_id, rank::score(&query, &weights, p, 0.0));
     }
+    fused.retain(|f| by_id.contains_key(&f.chunk_id));
+    if let Some(reranker) = &options.rerank
+        && !fused.is_empty()
+    {
+        let t = Instant::now();
+        match rerank::reorder(reranker.0.as_ref(), &query.text, &mut fused, &by_id) {
+            Ok(()) => info.reranker = Some(reranker.0.model()),
+            Err(why) => info.rerank_note = Some(why),
+        }
+        info.rerank_ms = t.elapsed().as_secs_f64() * 1e3;
+    }
+    fused.truncate(options.k);
     let passages: Vec<Passage> = fused
         .into_iter()
         .filter_map(|f| by_id.remove(&f.chunk_id).map(|s| (f, s)))

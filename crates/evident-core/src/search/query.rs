@@ -10,7 +10,7 @@
 //! token is a quoted string, so nothing a user types can act as FTS syntax.
 
 use super::aliases::Aliases;
-use super::stopwords::{asks_for_number, is_stop_word};
+use super::stopwords::{APPROVAL_WORDS, asks_approver, asks_for_number, is_stop_word};
 use crate::text::numbers::{numbers_in, parse_chinese_numeral, to_chinese_numeral};
 use crate::text::segment::query_terms;
 
@@ -34,6 +34,9 @@ pub struct Query {
     pub numbers: Vec<String>,
     /// Whether the question asks for a number (多少, how many ...).
     pub asks_number: bool,
+    /// Whether the question asks who approves (谁批, 找谁签, who approves ...).
+    #[serde(default)]
+    pub asks_approver: bool,
 }
 
 /// One key term and the ways it may be written.
@@ -69,8 +72,13 @@ impl Query {
                 alternatives,
             });
         }
+        let asks_approver = asks_approver(&text);
         for (i, token) in tokens.iter().enumerate() {
-            if consumed[i] || is_stop_word(token) {
+            if consumed[i] || is_stop_word(token) || is_amount(token) {
+                continue;
+            }
+            // Who approves: one term for approving, however the question says it.
+            if asks_approver && is_approval_word(token) {
                 continue;
             }
             if terms.iter().any(|t| t.alternatives[0] == [token.clone()]) {
@@ -85,10 +93,17 @@ impl Query {
                 alternatives,
             });
         }
+        if asks_approver {
+            terms.push(Term {
+                text: "审批".to_owned(),
+                alternatives: APPROVAL_WORDS.iter().map(|w| query_terms(w)).collect(),
+            });
+        }
         terms.truncate(MAX_TERMS);
         Self {
             numbers: numbers_in(&text).into_iter().map(|n| n.value).collect(),
             asks_number: asks_for_number(&text),
+            asks_approver,
             text,
             truncated,
             terms,
@@ -107,6 +122,32 @@ impl Query {
             .collect();
         (!parts.is_empty()).then(|| parts.join(" OR "))
     }
+}
+
+/// Whether a question token is an everyday amount (三万块, 3万, 两千多, 30k): the
+/// question's situation, which a tier's condition answers ("超过20,000元的"), not a
+/// word to look for. Plain numbers (20000, 三十) stay terms: a passage may state them.
+fn is_amount(token: &str) -> bool {
+    if token.bytes().all(|b| b.is_ascii_digit()) || parse_chinese_numeral(token).is_some() {
+        return false;
+    }
+    let quantities = crate::text::quantity::quantities(token);
+    let [q] = quantities.as_slice() else {
+        return false;
+    };
+    let whole = q.start == 0 && q.end >= token.trim_end_matches(['多', '余']).len();
+    let written = &token[q.start..q.end];
+    whole
+        && (matches!(q.dimension, crate::text::quantity::Dimension::Money(_))
+            || written.contains(['万', '千', 'k', '萬', '仟']))
+}
+
+/// Whether a question token is a word for approving (批, 批准, 审批, 签, approve).
+fn is_approval_word(token: &str) -> bool {
+    matches!(token, "批" | "签" | "审" | "签字" | "同意")
+        || APPROVAL_WORDS
+            .iter()
+            .any(|w| query_terms(w).first().is_some_and(|t| t == token))
 }
 
 /// The other spelling of a number token: `30` → `三十`, `三十` → `30`.
@@ -173,6 +214,31 @@ mod tests {
             q.terms
         );
         assert_eq!(q.numbers, ["30"]);
+    }
+
+    #[test]
+    fn an_everyday_amount_is_a_situation_and_who_approves_one_term() {
+        let q = Query::analyse(
+            "我花了三万块招待客户，这笔钱要谁批准才能报？",
+            &Aliases::default(),
+        );
+        let t = texts(&q);
+        assert!(
+            !t.iter().any(|t| t.contains("万")),
+            "the amount is no key word: {t:?}"
+        );
+        assert_eq!(q.numbers, ["30000"], "but it is the question's number");
+        assert!(q.asks_approver);
+        let approval = q.terms.iter().find(|t| t.text == "审批");
+        assert!(
+            approval.is_some_and(|t| t.alternatives.iter().any(|a| a.concat() == "批准")),
+            "{:?}",
+            q.terms
+        );
+        assert!(!t.contains(&"批准".to_owned()), "once, as 审批: {t:?}");
+        let q = Query::analyse("提前30天通知", &Aliases::default());
+        assert!(texts(&q).contains(&"30".to_owned()), "a plain number stays");
+        assert!(!Query::analyse("年假有几天", &Aliases::default()).asks_approver);
     }
 
     #[test]

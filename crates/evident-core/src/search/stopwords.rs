@@ -262,8 +262,87 @@ pub fn asked_unit(question: &str) -> Option<&'static [&'static str]> {
         .map(|(_, units)| *units)
 }
 
+/// Words that ask who approves (谁批, 找谁签, who approves): the answer names an
+/// approver.
+const ASKS_APPROVER: &[&str] = &[
+    "谁批",
+    "谁审",
+    "谁签",
+    "谁来批",
+    "谁同意",
+    "谁负责审批",
+    "谁核准",
+    "审批人",
+    "批准人",
+    "签批人",
+    "找谁",
+    "who approves",
+    "who can approve",
+    "who has to approve",
+    "who must approve",
+    "who needs to approve",
+    "who should approve",
+    "who signs",
+    "who authorizes",
+    "who authorises",
+    "whose approval",
+    "approved by whom",
+    "approval from whom",
+    "who do i ask for approval",
+];
+
+/// The words for approving, as the index spells them (审批, 批准 ... approve): what a
+/// question about an approver is answered with.
+pub const APPROVAL_WORDS: &[&str] = &[
+    "审批",
+    "批准",
+    "核准",
+    "审核",
+    "签批",
+    "签字",
+    "审定",
+    "approve",
+    "approval",
+    "authorize",
+    "authorise",
+    "sign off",
+];
+
+/// Whether the question asks who approves (谁批, 找谁签, who approves ...).
+pub fn asks_approver(question: &str) -> bool {
+    let q = question.to_lowercase();
+    ASKS_APPROVER.iter().any(|w| q.contains(w))
+        // 找谁 asks for an approver only about approving or signing: 找谁报销, 找谁签.
+        && (!q.contains("找谁") || ["签", "批", "审", "报"].iter().any(|w| q.contains(w)))
+}
+
 /// Whether the question asks for a number or amount (多少, 几, how many ...).
 pub fn asks_for_number(question: &str) -> bool {
     let q = question.to_lowercase();
     ASKS_NUMBER.iter().any(|w| q.contains(w))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn questions_about_who_approves_are_recognised() {
+        for q in [
+            "我花了三万块招待客户，这笔钱要谁批准才能报？",
+            "报销3万要找谁签？",
+            "出差超标了谁批？",
+            "Who approves expenses over $500?",
+            "Whose approval do I need for a laptop?",
+        ] {
+            assert!(asks_approver(q), "{q}");
+        }
+        for q in [
+            "报销要多久才能到账？",
+            "找谁咨询年假？",
+            "Who is eligible for PTO?",
+        ] {
+            assert!(!asks_approver(q), "{q}");
+        }
+    }
 }

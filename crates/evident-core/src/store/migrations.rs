@@ -148,6 +148,11 @@ pub const MIGRATIONS: &[&str] = &[
     ALTER TABLE documents_v5 RENAME TO documents;
     CREATE INDEX documents_sha256 ON documents(sha256);
     "#,
+    // 6: the prompts an embedding model was given are part of what it is
+    // (`model::PromptFamily::key`); models recorded before had none ('').
+    r#"
+    ALTER TABLE embedding_models ADD COLUMN prompt TEXT NOT NULL DEFAULT '';
+    "#,
 ];
 
 /// The newest schema version this build understands.

@@ -107,11 +107,12 @@ impl Store {
     /// The id of the stored model that `identity` is, if it was seen before.
     pub fn find_model(&self, identity: &ModelIdentity) -> Result<Option<i64>> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT id, probe FROM embedding_models WHERE name = ?1 AND dim = ?2",
+            "SELECT id, probe FROM embedding_models WHERE name = ?1 AND dim = ?2 AND prompt = ?3",
         )?;
-        let rows = stmt.query_map(params![identity.name, identity.dim as i64], |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?))
-        })?;
+        let rows = stmt.query_map(
+            params![identity.name, identity.dim as i64, identity.prompt],
+            |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?)),
+        )?;
         for row in rows {
             let (id, blob) = row?;
             let Some(probe) = vector::from_blob(&blob, identity.dim) else {
@@ -121,6 +122,7 @@ impl Store {
                 name: identity.name.clone(),
                 dim: identity.dim,
                 probe,
+                prompt: identity.prompt.clone(),
             };
             if stored.same_model(identity) {
                 return Ok(Some(id));
@@ -135,14 +137,15 @@ impl Store {
             return Ok(id);
         }
         self.conn.execute(
-            "INSERT INTO embedding_models (name, dim, probe, base_url, first_seen)
-             VALUES (?1, ?2, ?3, ?4, ?5)",
+            "INSERT INTO embedding_models (name, dim, probe, base_url, first_seen, prompt)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             params![
                 identity.name,
                 identity.dim as i64,
                 to_blob([identity.probe.as_slice()]),
                 base_url,
-                now()
+                now(),
+                identity.prompt
             ],
         )?;
         Ok(self.conn.last_insert_rowid())
@@ -266,9 +269,19 @@ impl Store {
         }
         let copied = (|| -> rusqlite::Result<usize> {
             let tx = self.conn.unchecked_transaction()?;
+            // An old database from before prompts were recorded has no `prompt` column:
+            // its models had none.
+            let has_prompt: bool = tx.query_row(
+                "SELECT count(*) FROM pragma_table_info('embedding_models', 'old') WHERE name = 'prompt'",
+                [],
+                |r| r.get::<_, i64>(0).map(|n| n > 0),
+            )?;
+            let prompt = if has_prompt { "prompt" } else { "''" };
             tx.execute(
-                "INSERT OR IGNORE INTO embedding_models (id, name, dim, probe, base_url, first_seen)
-                 SELECT id, name, dim, probe, base_url, first_seen FROM old.embedding_models",
+                &format!(
+                    "INSERT OR IGNORE INTO embedding_models (id, name, dim, probe, base_url, first_seen, prompt)
+                     SELECT id, name, dim, probe, base_url, first_seen, {prompt} FROM old.embedding_models"
+                ),
                 [],
             )?;
             let n = tx.execute(

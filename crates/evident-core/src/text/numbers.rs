@@ -26,7 +26,7 @@ pub struct NumberMention {
 const DIGITS: &str = "零〇一二两三四五六七八九壹贰貳叁參肆伍陆陸柒捌玖";
 /// Place and group characters, ordinary and 大写.
 const PLACES: &str = "十百千万亿拾佰仟萬億";
-const UNITS_AFTER: &str = "日天个月年元圆倍周岁次人名条款项页章节小时分钟秒%％号种级类份成";
+const UNITS_AFTER: &str = "日天个月年元圆块倍周岁次人名条款项页章节小时分钟秒%％号种级类份成";
 /// What 千 (or 万) in front of them makes a unit prefix, not a multiplier: 20千克 is 20
 /// kilograms, not 20,000.
 const METRIC_AFTER: &str = "克米瓦帕卡伏赫焦字";
@@ -210,6 +210,15 @@ pub fn numbers_in(text: &str) -> Vec<NumberMention> {
                     value *= 1e3;
                     j += 1;
                 }
+                // 30k, 1.2k USD: thousands, as people write amounts (not 5kg, 3km).
+                Some('k' | 'K')
+                    if chars
+                        .get(j + 1)
+                        .is_none_or(|c| !c.1.is_ascii_alphanumeric()) =>
+                {
+                    value *= 1e3;
+                    j += 1;
+                }
                 _ => {}
             }
             out.push(NumberMention {
@@ -331,6 +340,23 @@ mod tests {
         assert_eq!(values("1,234,567元"), ["1234567"]);
         assert_eq!(values("20，000元"), ["20000"]);
         assert_eq!(values("12,34元"), ["12", "34"]);
+    }
+
+    #[test]
+    fn everyday_amounts_read_as_numbers() {
+        assert_eq!(values("我花了三万块招待客户"), ["30000"]);
+        assert_eq!(values("花了3万"), ["30000"]);
+        assert_eq!(values("两千多块钱"), ["2000"]);
+        assert_eq!(values("a 30k budget"), ["30000"]);
+        assert_eq!(values("1.2k USD"), ["1200"]);
+        assert_eq!(values("30K."), ["30000"]);
+        assert_eq!(
+            values("5kg and 3km"),
+            ["5", "3"],
+            "metric units are no thousands"
+        );
+        let m = &numbers_in("spent 1.2k USD")[0];
+        assert_eq!(&"spent 1.2k USD"[m.start..m.end], "1.2k");
     }
 
     #[test]

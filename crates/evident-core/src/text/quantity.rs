@@ -136,6 +136,11 @@ const UNITS: &[(&str, Unit, f64)] = &[
     ("times", Unit::Ratio, 1.0),
     ("dollars", Unit::Usd, 1.0),
     ("dollar", Unit::Usd, 1.0),
+    ("bucks", Unit::Usd, 1.0),
+    ("usd", Unit::Usd, 1.0),
+    ("rmb", Unit::Cny, 1.0),
+    ("cny", Unit::Cny, 1.0),
+    ("yuan", Unit::Cny, 1.0),
     ("cents", Unit::Usd, 0.01),
     ("cent", Unit::Usd, 0.01),
     ("人民币", Unit::Cny, 1.0),
@@ -149,6 +154,7 @@ const UNITS: &[(&str, Unit, f64)] = &[
     ("%", Unit::Ratio, 0.01),
     ("％", Unit::Ratio, 0.01),
     ("‰", Unit::Ratio, 0.001),
+    ("块钱", Unit::Cny, 1.0),
     ("元", Unit::Cny, 1.0),
     ("圆", Unit::Cny, 1.0),
     ("块", Unit::Cny, 1.0),
@@ -443,8 +449,17 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
 fn quantity(text: &str, start: usize, end: usize, value: f64) -> Quantity {
     let before = text[..start].trim_end();
     let rest = &text[end..];
-    let after = rest.trim_start();
+    let trimmed = rest.trim_start();
+    // 两千多块, 三万余元: a little more than the number, in the unit after 多.
+    let approx = trimmed.starts_with(['多', '余']) && !trimmed.starts_with("多少");
+    let after = if approx {
+        &trimmed['多'.len_utf8()..]
+    } else {
+        trimmed
+    };
+    // Bytes from the number to its unit (spaces, 多); `space` counts the spaces only.
     let gap = rest.len() - after.len();
+    let space = rest.len() - trimmed.len();
     let mut value = value;
     let mut dimension = Dimension::Bare;
     let mut unit_end = end;
@@ -460,7 +475,7 @@ fn quantity(text: &str, start: usize, end: usize, value: f64) -> Quantity {
     let yuan_before = before.ends_with('¥') || before.ends_with('￥') || before.ends_with("rmb");
     if dimension == Dimension::Bare {
         // A date: 2026年1月1日; a year number before 年, a month before 月 with a day.
-        let is_year = (1900.0..=2100.0).contains(&value) && after.starts_with('年');
+        let is_year = (1900.0..=2100.0).contains(&value) && !approx && after.starts_with('年');
         let is_month_of_date = after.starts_with('月')
             && after['月'.len_utf8()..]
                 .starts_with(|c: char| c.is_ascii_digit() || "一二三四五六七八九十".contains(c));
@@ -468,6 +483,7 @@ fn quantity(text: &str, start: usize, end: usize, value: f64) -> Quantity {
         // 八成 is 80% (not 成为, 成员, 成年).
         let tenths = after.starts_with('成')
             && gap == 0
+            && !approx
             && value <= 10.0
             && !after['成'.len_utf8()..].starts_with([
                 '为', '员', '本', '立', '功', '年', '人', '绩', '果', '交', '就',
@@ -511,7 +527,7 @@ fn quantity(text: &str, start: usize, end: usize, value: f64) -> Quantity {
             dimension = Dimension::Money("CNY");
         } else if let Some(c) = after.chars().next()
             && (c.is_alphabetic() || c == '%')
-            && gap <= 1
+            && space <= 1
         {
             let unit: String = if c.is_ascii_alphabetic() {
                 after
@@ -535,6 +551,11 @@ fn quantity(text: &str, start: usize, end: usize, value: f64) -> Quantity {
         .find(|(w, _)| ends_with_word(before, w))
         .or_else(|| AFTER.iter().find(|(w, _)| tail.starts_with(w)))
         .map_or(Direction::Exact, |(_, d)| *d);
+    let direction = if approx && direction == Direction::Exact {
+        Direction::MoreThan
+    } else {
+        direction
+    };
     Quantity {
         value,
         dimension,
@@ -682,6 +703,38 @@ mod tests {
         assert_eq!(
             q("不满一年")[0],
             (12.0, Dimension::Months, Direction::LessThan)
+        );
+    }
+
+    #[test]
+    fn everyday_amounts_are_money_in_their_currency() {
+        let cny = Dimension::Money("CNY");
+        let usd = Dimension::Money("USD");
+        assert_eq!(
+            q("我花了三万块招待客户")[0],
+            (30000.0, cny.clone(), Direction::Exact)
+        );
+        assert_eq!(
+            q("花了3万块钱")[0],
+            (30000.0, cny.clone(), Direction::Exact)
+        );
+        assert_eq!(
+            q("两千多块")[0],
+            (2000.0, cny.clone(), Direction::MoreThan),
+            "两千多 is more than two thousand"
+        );
+        assert_eq!(
+            q("三万余元")[0],
+            (30000.0, cny.clone(), Direction::MoreThan)
+        );
+        assert_eq!(q("a 30k RMB dinner")[0], (30000.0, cny, Direction::Exact));
+        assert_eq!(q("1.2k USD")[0], (1200.0, usd.clone(), Direction::Exact));
+        assert_eq!(q("$1.2k")[0], (1200.0, usd.clone(), Direction::Exact));
+        assert_eq!(q("50 bucks")[0], (50.0, usd, Direction::Exact));
+        assert_eq!(q("报销多少")[..], [], "多少 asks; it is no amount");
+        assert_eq!(
+            q("二十多人")[0],
+            (20.0, Dimension::Count("人".into()), Direction::MoreThan)
         );
     }
 

@@ -1,0 +1,130 @@
+//! EmbeddingGemma-300M, the benchmark model, served by llama-cpp-python on loopback
+//! (started here, its GGUF assembled by `../shared/models/fetch.sh` during setup):
+//! its prompts are recognised from the name, its unnormalised vectors are made unit
+//! vectors, and the demo's everyday question is answered with the right tier first.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use evident_core::answer::{AskOptions, ask};
+use evident_core::import::{ImportOptions, Importer};
+use evident_core::model::{Embedder, ModelServer, PromptFamily, ServerConfig};
+use evident_core::search::{Aliases, RetrievalMode, SearchOptions, Semantic};
+use evident_core::store::Store;
+use evident_core::testing::{GEMMA_MODEL, LlamaServer};
+
+fn samples() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples")
+}
+
+#[test]
+fn embeddinggemma_with_its_prompts_answers_the_everyday_question() {
+    let gemma = LlamaServer::start_gemma();
+    let server = Arc::new(
+        ModelServer::new(ServerConfig {
+            base_url: gemma.url.clone(),
+            model: GEMMA_MODEL.to_owned(),
+            api_key: None,
+            prompt: None,
+        })
+        .expect("a usable address"),
+    );
+    assert_eq!(
+        server.prompt_family(),
+        PromptFamily::EmbeddingGemma,
+        "recognised from the name the server lists"
+    );
+    let identity = server.identity().expect("the server answers");
+    assert_eq!(identity.dim, 768);
+    let norm: f32 = identity.probe.iter().map(|x| x * x).sum::<f32>().sqrt();
+    assert!(
+        (norm - 1.0).abs() < 1e-4,
+        "llama.cpp sends norms near 1,000; stored vectors are unit vectors ({norm})"
+    );
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut store = Store::open(&dir.path().join("db.sqlite3")).expect("store opens");
+    let semantic = Semantic(server.clone() as Arc<dyn Embedder>);
+    let mut options = ImportOptions::sandboxed().expect("pdf reader");
+    options.semantic = Some(semantic.clone());
+    let summary = Importer::new(options)
+        .run(
+            &mut store,
+            &[
+                samples().join("报销与请假制度.md"),
+                samples().join("employee-handbook.txt"),
+            ],
+            &mut |_| {},
+        )
+        .expect("import runs");
+    let report = summary
+        .embedding
+        .and_then(|e| e.report)
+        .expect("import embedded the passages");
+    assert_eq!(report.coverage.embedded, report.coverage.total);
+    let prompt: String = store
+        .connection()
+        .query_row("SELECT prompt FROM embedding_models", [], |r| r.get(0))
+        .expect("one model");
+    assert!(
+        prompt.contains("task: search result | query: {q}") && prompt.contains("sentences titled"),
+        "the prompts are part of the model's identity: {prompt:?}"
+    );
+
+    let question = "我花了三万块招待客户，这笔钱要谁批准才能报？";
+    for mode in [RetrievalMode::Hybrid, RetrievalMode::Keyword] {
+        let answer = ask(
+            &store,
+            question,
+            &Aliases::builtin(),
+            &AskOptions {
+                search: SearchOptions {
+                    semantic: Some(semantic.clone()),
+                    mode,
+                    ..SearchOptions::default()
+                },
+                ..AskOptions::default()
+            },
+        )
+        .expect("asks");
+        let used = if mode == RetrievalMode::Hybrid {
+            "hybrid"
+        } else {
+            "keyword"
+        };
+        assert_eq!(answer.retrieval.used, used);
+        let first = answer
+            .sentences
+            .first()
+            .map(|s| s.text.as_str())
+            .unwrap_or("");
+        assert_eq!(
+            first, "单笔报销超过20,000元的，须经分管副总经理审批。",
+            "{used}: 30,000 yuan is over 20,000, so the vice-president approves"
+        );
+    }
+    // A question in English about the Chinese policy: meaning search crosses languages.
+    let cross = evident_core::search::search(
+        &store,
+        "Who approves an expense claim of 30,000 yuan?",
+        &Aliases::builtin(),
+        &SearchOptions {
+            semantic: Some(semantic),
+            ..SearchOptions::default()
+        },
+    )
+    .expect("searches");
+    assert!(
+        cross
+            .passages
+            .iter()
+            .take(3)
+            .any(|p| p.text.contains("分管副总经理审批")),
+        "the Chinese approval clause is among the first three: {:?}",
+        cross
+            .passages
+            .iter()
+            .map(|p| p.text.chars().take(40).collect::<String>())
+            .collect::<Vec<_>>()
+    );
+}
