@@ -12,6 +12,7 @@ use crate::commands::{
 };
 use crate::embedding::{EmbeddingStatus, ServerCheck};
 use crate::error::CommandError;
+use crate::reranking::RerankStatus;
 use crate::syncing::LibrarySync;
 use evident_core::answer::context::Neighbour;
 use evident_core::answer::generated::Generation;
@@ -25,6 +26,7 @@ use evident_core::grounding::{SentenceVerdict, Support, Verdict};
 use evident_core::import::EmbedOutcome;
 use evident_core::import::{FileReport, ImportSummary, Outcome, RebuildReport};
 use evident_core::message::Message;
+use evident_core::model::PromptFamily;
 use evident_core::search::aliases::AliasWarning;
 use evident_core::search::{
     Evidence, Highlight, Passage, Query, Ranks, RetrievalInfo, RetrievalMode, SearchResult, Term,
@@ -96,6 +98,8 @@ pub fn typescript() -> String {
         decl::<Change>(&cfg),
         decl::<ChangeCounts>(&cfg),
         decl::<ServerCheck>(&cfg),
+        decl::<RerankStatus>(&cfg),
+        decl::<PromptFamily>(&cfg),
         decl::<AnswerSettings>(&cfg),
     ];
     let mut out = String::from(

@@ -29,6 +29,7 @@ use evident_core::settings::{ServerSettings, Settings};
 use crate::answering::{self, AnswerSettings};
 use crate::embedding::{self, EmbeddingStatus, ServerCheck};
 use crate::error::{CommandError, CommandResult};
+use crate::reranking::{self, RerankStatus};
 use crate::state::AppState;
 
 /// Retrieval settings the user can change.
@@ -46,6 +47,7 @@ impl Retrieval {
             k: self.k,
             floor: self.floor,
             semantic: state.embedding.semantic(),
+            rerank: state.rerank.current(),
             ..SearchOptions::default()
         }
     }
@@ -333,21 +335,24 @@ pub async fn embedding_status(state: State<'_, AppState>) -> CommandResult<Embed
 }
 
 /// Tries an embeddings server without saving anything. An empty `api_key` means the
-/// saved key, if the URL is the one it was saved for.
+/// saved key, if the URL is the one it was saved for; `prompt` is a prompt family's id
+/// (`None` or `auto`: recognised from the model's name).
 #[tauri::command]
 pub async fn test_embedding_server(
     state: State<'_, AppState>,
     base_url: String,
     model: String,
     api_key: Option<String>,
+    prompt: Option<String>,
 ) -> CommandResult<ServerCheck> {
-    let settings = new_server_settings(
+    let mut settings = new_server_settings(
         &state,
         |s| s.embeddings,
         &base_url,
         &model,
         api_key.as_deref(),
     )?;
+    settings.prompt = embedding::prompt_choice(prompt.as_deref())?;
     tauri::async_runtime::spawn_blocking(move || embedding::check_server(&settings))
         .await
         .map_err(blocking_error)
@@ -366,21 +371,24 @@ pub async fn detect_local_server() -> CommandResult<Option<Vec<String>>> {
 }
 
 /// Uses an embeddings server from now on, after checking that it works; the
-/// documents are then embedded in the background (`embedding-status`).
+/// documents are then embedded in the background (`embedding-status`). Other prompts
+/// than before are another model: the documents are embedded anew.
 #[tauri::command]
 pub async fn set_embedding_settings(
     app: AppHandle,
     base_url: String,
     model: String,
     api_key: Option<String>,
+    prompt: Option<String>,
 ) -> CommandResult<ServerCheck> {
-    let settings = new_server_settings(
+    let mut settings = new_server_settings(
         &app.state::<AppState>(),
         |s| s.embeddings,
         &base_url,
         &model,
         api_key.as_deref(),
     )?;
+    settings.prompt = embedding::prompt_choice(prompt.as_deref())?;
     tauri::async_runtime::spawn_blocking(move || {
         let check = embedding::check_server(&settings);
         if check.ok {
@@ -397,6 +405,61 @@ pub async fn set_embedding_settings(
 pub async fn clear_embedding_settings(app: AppHandle) -> CommandResult<()> {
     // The HTTP client is dropped here, which must not happen on the async runtime.
     tauri::async_runtime::spawn_blocking(move || embedding::save(&app, None))
+        .await
+        .map_err(blocking_error)?
+}
+
+/// The reranker's settings (never the key).
+#[tauri::command]
+pub async fn rerank_status(state: State<'_, AppState>) -> CommandResult<RerankStatus> {
+    Ok(state.rerank.status())
+}
+
+/// Tries a reranker without saving anything (an empty `api_key`: the saved one).
+#[tauri::command]
+pub async fn test_rerank_server(
+    state: State<'_, AppState>,
+    base_url: String,
+    model: String,
+    api_key: Option<String>,
+) -> CommandResult<ServerCheck> {
+    let settings =
+        new_server_settings(&state, |s| s.rerank, &base_url, &model, api_key.as_deref())?;
+    tauri::async_runtime::spawn_blocking(move || reranking::check_server(&settings))
+        .await
+        .map_err(blocking_error)
+}
+
+/// Uses a reranker from now on, after checking that it works.
+#[tauri::command]
+pub async fn set_rerank_settings(
+    app: AppHandle,
+    base_url: String,
+    model: String,
+    api_key: Option<String>,
+) -> CommandResult<ServerCheck> {
+    let settings = new_server_settings(
+        &app.state::<AppState>(),
+        |s| s.rerank,
+        &base_url,
+        &model,
+        api_key.as_deref(),
+    )?;
+    tauri::async_runtime::spawn_blocking(move || {
+        let check = reranking::check_server(&settings);
+        if check.ok {
+            reranking::save(&app, Some(settings))?;
+        }
+        Ok(check)
+    })
+    .await
+    .map_err(blocking_error)?
+}
+
+/// No reranker from now on: passages keep the fused order.
+#[tauri::command]
+pub async fn clear_rerank_settings(app: AppHandle) -> CommandResult<()> {
+    tauri::async_runtime::spawn_blocking(move || reranking::save(&app, None))
         .await
         .map_err(blocking_error)?
 }

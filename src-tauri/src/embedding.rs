@@ -9,7 +9,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use evident_core::model::{Embedder, ModelServer};
+use evident_core::model::{Embedder, ModelServer, PromptFamily};
 use evident_core::search::Semantic;
 use evident_core::settings::{ServerSettings, Settings};
 use evident_core::store::Store;
@@ -30,6 +30,10 @@ pub struct EmbeddingStatus {
     pub model: Option<String>,
     /// Whether an API key is saved for this URL (the key itself never leaves Rust).
     pub has_key: bool,
+    /// The prompt family the user chose (`None`: recognised from the model's name).
+    pub prompt: Option<PromptFamily>,
+    /// The prompt family in use (chosen, or recognised).
+    pub prompt_in_use: Option<PromptFamily>,
     /// Passages with a vector of the model.
     pub embedded: usize,
     /// Passages in the index.
@@ -111,6 +115,11 @@ pub fn apply(app: &AppHandle, settings: Option<ServerSettings>) {
         base_url: Some(settings.base_url.clone()),
         model: Some(settings.model.clone()),
         has_key: settings.api_key.is_some(),
+        prompt: settings.prompt,
+        prompt_in_use: Some(evident_core::model::prompt::resolve(
+            settings.prompt,
+            &settings.model,
+        )),
         ..Default::default()
     };
     let server = match ModelServer::new(settings.config()) {
@@ -268,6 +277,17 @@ pub fn check_with(
             message: None,
         },
         Err(e) => failed(e.to_string(), models),
+    }
+}
+
+/// The prompt family the form chose: `None` or `auto` recognises it from the model's
+/// name; an unknown id is refused.
+pub fn prompt_choice(id: Option<&str>) -> CommandResult<Option<PromptFamily>> {
+    match id.map(str::trim) {
+        None | Some("") | Some("auto") => Ok(None),
+        Some(id) => PromptFamily::from_id(id).map(Some).ok_or_else(|| {
+            crate::error::CommandError::new("bad_input", format!("{id:?} is not a prompt family"))
+        }),
     }
 }
 

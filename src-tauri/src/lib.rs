@@ -11,6 +11,7 @@ pub mod bindings;
 pub mod commands;
 pub mod embedding;
 pub mod error;
+pub mod reranking;
 pub mod state;
 pub mod syncing;
 
@@ -29,6 +30,7 @@ pub fn run() {
         .manage(AppState::new(db))
         .setup(|app| {
             embedding::start(app.handle());
+            reranking::start(app.handle());
             syncing::start(app.handle());
             Ok(())
         })
@@ -55,6 +57,10 @@ pub fn run() {
             commands::detect_local_server,
             commands::set_embedding_settings,
             commands::clear_embedding_settings,
+            commands::rerank_status,
+            commands::test_rerank_server,
+            commands::set_rerank_settings,
+            commands::clear_rerank_settings,
             commands::answer_settings,
             commands::test_answer_model,
             commands::set_answer_settings,

@@ -38,6 +38,8 @@ pub struct AppState {
     pub answering: crate::answering::AnswerState,
     /// The watched folders' last sync.
     pub syncing: crate::syncing::SyncState,
+    /// The reranker, if one is set up.
+    pub rerank: crate::reranking::RerankState,
 }
 
 fn recover<G>(r: Result<G, PoisonError<G>>) -> G {
@@ -55,6 +57,7 @@ impl AppState {
             embedding: Default::default(),
             answering: Default::default(),
             syncing: Default::default(),
+            rerank: Default::default(),
         }
     }
 

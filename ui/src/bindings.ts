@@ -401,6 +401,10 @@ model: string, } } | { "code": "server_unusable", "params": {
 /**
  * What went wrong.
  */
+detail: string, } } | { "code": "rerank_unusable", "params": { 
+/**
+ * What went wrong.
+ */
 detail: string, } } | { "code": "model_found_nothing" } | { "code": "model_unsupported" } | { "code": "model_cut_short", "params": { 
 /**
  * The limit.
@@ -822,7 +826,11 @@ numbers: Array<string>,
 /**
  * Whether the question asks for a number (多少, how many ...).
  */
-asks_number: boolean, };
+asks_number: boolean, 
+/**
+ * Whether the question asks who approves (谁批, 找谁签, who approves ...).
+ */
+asks_approver: boolean, };
 export type Term = { 
 /**
  * How the term reads in the question.
@@ -1179,6 +1187,10 @@ cosine: number | null,
  */
 sentence_cosine: number | null, 
 /**
+ * Place in the reranker's order, when a reranker ordered the passages.
+ */
+rerank: number | null, 
+/**
  * The fused score the passages are ordered by.
  */
 fused: number, };
@@ -1227,7 +1239,19 @@ note_code: Message | null,
 /**
  * Milliseconds the server took to embed the question.
  */
-embed_ms: number, };
+embed_ms: number, 
+/**
+ * The reranker that ordered the passages, when one did.
+ */
+reranker: string | null, 
+/**
+ * Why a configured reranker did not order them.
+ */
+rerank_note: Message | null, 
+/**
+ * Milliseconds the reranker took.
+ */
+rerank_ms: number, };
 export type RetrievalMode = "hybrid" | "keyword" | "dense";
 export type EmbedOutcome = { 
 /**
@@ -1293,6 +1317,14 @@ model: string | null,
  * Whether an API key is saved for this URL (the key itself never leaves Rust).
  */
 has_key: boolean, 
+/**
+ * The prompt family the user chose (`None`: recognised from the model's name).
+ */
+prompt: PromptFamily | null, 
+/**
+ * The prompt family in use (chosen, or recognised).
+ */
+prompt_in_use: PromptFamily | null, 
 /**
  * Passages with a vector of the model.
  */
@@ -1421,6 +1453,28 @@ dim: number | null,
  * What went wrong, in words for the user.
  */
 message: string | null, };
+export type RerankStatus = { 
+/**
+ * `off` (none set up), `on`, or `error` (settings that cannot work).
+ */
+state: string, 
+/**
+ * The server's base URL.
+ */
+base_url: string | null, 
+/**
+ * The model name.
+ */
+model: string | null, 
+/**
+ * Whether an API key is saved for this URL.
+ */
+has_key: boolean, 
+/**
+ * What went wrong, in words for the user.
+ */
+message: string | null, };
+export type PromptFamily = "none" | "e5" | "e5-instruct" | "embedding-gemma" | "qwen3" | "nomic" | "represent-query" | "bge-zh";
 export type AnswerSettings = { 
 /**
  * `extractive` (quoted sentences) or `generated` (a model writes them).

@@ -20,7 +20,9 @@ import type {
   ImportProgress,
   ImportSummary,
   LibrarySync,
+  PromptFamily,
   RebuildReport,
+  RerankStatus,
   Retrieval,
   ServerCheck,
 } from "./bindings";
@@ -82,12 +84,18 @@ export const ipc = {
   getAliases: () => call<string>("get_aliases"),
   setAliases: (text: string) => call<AliasWarning[]>("set_aliases", { text }),
   embeddingStatus: () => call<EmbeddingStatus>("embedding_status"),
-  testEmbeddingServer: (baseUrl: string, model: string, apiKey: string | null) =>
-    call<ServerCheck>("test_embedding_server", { baseUrl, model, apiKey }),
+  testEmbeddingServer: (baseUrl: string, model: string, apiKey: string | null, prompt: PromptFamily | null) =>
+    call<ServerCheck>("test_embedding_server", { baseUrl, model, apiKey, prompt }),
   detectLocalServer: () => call<string[] | null>("detect_local_server"),
-  setEmbeddingSettings: (baseUrl: string, model: string, apiKey: string | null) =>
-    call<ServerCheck>("set_embedding_settings", { baseUrl, model, apiKey }),
+  setEmbeddingSettings: (baseUrl: string, model: string, apiKey: string | null, prompt: PromptFamily | null) =>
+    call<ServerCheck>("set_embedding_settings", { baseUrl, model, apiKey, prompt }),
   clearEmbeddingSettings: () => call<null>("clear_embedding_settings"),
+  rerankStatus: () => call<RerankStatus>("rerank_status"),
+  testRerankServer: (baseUrl: string, model: string, apiKey: string | null) =>
+    call<ServerCheck>("test_rerank_server", { baseUrl, model, apiKey }),
+  setRerankSettings: (baseUrl: string, model: string, apiKey: string | null) =>
+    call<ServerCheck>("set_rerank_settings", { baseUrl, model, apiKey }),
+  clearRerankSettings: () => call<null>("clear_rerank_settings"),
   onEmbeddingStatus: (handler: (s: EmbeddingStatus) => void): Promise<UnlistenFn> =>
     listen<EmbeddingStatus>("embedding-status", (e) => handler(e.payload)),
   onImportProgress: (handler: (p: ImportProgress) => void): Promise<UnlistenFn> =>

@@ -118,6 +118,8 @@ export function say(m: Message): string {
         : `${m.params.embedded} of ${m.params.total} passages are embedded with ${m.params.model}; keyword search only until the rest are`;
     case "server_unusable":
       return zh ? `嵌入服务器不可用（${m.params.detail}），仅使用关键词检索` : `${m.params.detail}; keyword search only`;
+    case "rerank_unusable":
+      return zh ? `重排序模型不可用（${m.params.detail}），段落按原排序` : `the reranker could not be used (${m.params.detail}); passages in their first order`;
     case "model_found_nothing":
       return zh ? "模型认为检索到的段落不能回答这个问题" : "the model found that the passages do not answer the question";
     case "model_unsupported":

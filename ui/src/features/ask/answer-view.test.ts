@@ -21,7 +21,7 @@ function source(n: number, text: string): Source {
     score: 1,
     in_context: true,
     matched_terms: [],
-    why: { keyword: n, passage_vector: null, sentence_vector: null, cosine: null, sentence_cosine: null, fused: 1 },
+    why: { keyword: n, passage_vector: null, sentence_vector: null, cosine: null, sentence_cosine: null, rerank: null, fused: 1 },
   };
 }
 
@@ -42,7 +42,7 @@ function answer(overrides: Partial<Answer> = {}): Answer {
     sources: [source(1, "单笔报销超过20,000元的，须经分管副总经理审批。"), source(2, "<script>window.pwned = true</script><img src=x onerror=alert(1)>")],
     context: { budget_tokens: 1500, used_tokens: 10, included: [1, 2], neighbours: [], truncated: [] },
     timings_ms: { search: 1, compose: 1, ground: 1, total: 3 },
-    retrieval: { used: "keyword", model: null, note: null, embed_ms: 0, note_code: null },
+    retrieval: { used: "keyword", model: null, note: null, embed_ms: 0, note_code: null, reranker: null, rerank_note: null, rerank_ms: 0 },
     evidence: { coverage: 0.8, sentence_coverage: 0.8, agreement: null, standout: null, top_cosine: null, unmentioned: [] },
     mode: "extractive",
     fallback: null,
@@ -187,18 +187,49 @@ describe("renderAnswer", () => {
 
   it("says when search was keyword-only, and why", () => {
     const note = "no embeddings server is set up; keyword search only";
-    const el = renderAnswer(answer({ retrieval: { used: "keyword", model: null, note, embed_ms: 0, note_code: null } }), { onCite: () => {} });
+    const el = renderAnswer(
+      answer({ retrieval: { used: "keyword", model: null, note, embed_ms: 0, note_code: null, reranker: null, rerank_note: null, rerank_ms: 0 } }),
+      { onCite: () => {} },
+    );
     expect(el.querySelector("[data-testid=retrieval-note]")?.textContent).toContain(note);
   });
 
   it("explains a passage's ranks only when meaning search took part", () => {
     const hybrid = source(1, "单笔报销超过20,000元的，须经分管副总经理审批。");
-    hybrid.why = { keyword: null, passage_vector: 2, sentence_vector: 1, cosine: 0.9, sentence_cosine: 0.93, fused: 0.1742 };
+    hybrid.why = { keyword: null, passage_vector: 2, sentence_vector: 1, cosine: 0.9, sentence_cosine: 0.93, rerank: null, fused: 0.1742 };
     const el = renderAnswer(answer({ sources: [hybrid, source(2, "其他")] }), { onCite: () => {} });
     const why = el.querySelectorAll("[data-testid=why]");
     expect(why).toHaveLength(1);
     expect(why[0]?.textContent).toContain("#2");
     expect(why[0]?.textContent).toContain("0.1742");
     expect(why[0]?.textContent).toContain("—");
+  });
+
+  it("shows the reranker's place, and why a reranker that is set up was not used", () => {
+    setLang("en");
+    const reranked = source(1, "单笔报销超过20,000元的，须经分管副总经理审批。");
+    reranked.why = { keyword: 3, passage_vector: null, sentence_vector: null, cosine: null, sentence_cosine: null, rerank: 1, fused: 0.07 };
+    const el = renderAnswer(answer({ sources: [reranked] }), { onCite: () => {} });
+    const why = el.querySelector("[data-testid=why]");
+    expect(why?.textContent).toContain("reranker rank");
+    expect(why?.textContent).toContain("#1");
+    const failed = renderAnswer(
+      answer({
+        retrieval: {
+          used: "keyword",
+          model: null,
+          note: null,
+          embed_ms: 0,
+          note_code: null,
+          reranker: null,
+          rerank_note: { code: "rerank_unusable", params: { detail: "the model server at http://127.0.0.1:8012/v1 did not answer in time" } },
+          rerank_ms: 30000,
+        },
+      }),
+      { onCite: () => {} },
+    );
+    const note = failed.querySelector("[data-testid=rerank-note]")?.textContent ?? "";
+    expect(note).toContain("the reranker could not be used");
+    expect(note).toContain("did not answer in time");
   });
 });

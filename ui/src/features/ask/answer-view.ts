@@ -34,7 +34,8 @@ function snippet(s: Source): HTMLElement {
 /// Why a passage ranked where it did: its place in the keyword and meaning rankings.
 /// Only shown when meaning search took part (keyword-only ranks say nothing new).
 export function renderWhy(why: Ranks | undefined): HTMLElement | null {
-  if (!why || (why.passage_vector === null && why.sentence_vector === null)) return null;
+  const reranked = why?.rerank !== null && why?.rerank !== undefined;
+  if (!why || (why.passage_vector === null && why.sentence_vector === null && !reranked)) return null;
   const place = (n: number | null) => (n === null ? t("notRanked") : `#${n}`);
   return h(
     "details",
@@ -51,6 +52,7 @@ export function renderWhy(why: Ranks | undefined): HTMLElement | null {
       h("dd", {}, place(why.sentence_vector)),
       h("dt", {}, t("fusedScore")),
       h("dd", {}, why.fused.toFixed(4)),
+      ...(reranked ? [h("dt", {}, t("rankRerank")), h("dd", {}, place(why.rerank ?? null))] : []),
     ),
   );
 }
@@ -97,12 +99,17 @@ export function renderAnswer(answer: Answer, handlers: AnswerHandlers): HTMLElem
     : retrieval?.note
       ? h("p", { class: "retrieval-note", testid: "retrieval-note" }, `${t("keywordOnly")}: ${retrieval.note}`)
       : null;
+  // Why a reranker that is set up did not order the passages.
+  const rerankNote = retrieval?.rerank_note
+    ? h("p", { class: "retrieval-note", testid: "rerank-note" }, say(retrieval.rerank_note))
+    : null;
   const origin = renderOrigin(answer, cite);
   if (answer.status === "not_found") {
     return h(
       "section",
       { class: "answer not-found-state", testid: "answer", attrs: { "aria-live": "polite" } },
       note,
+      rerankNote,
       origin,
       h(
         "div",
@@ -124,6 +131,7 @@ export function renderAnswer(answer: Answer, handlers: AnswerHandlers): HTMLElem
     "section",
     { class: uncertain ? "answer uncertain-state" : "answer", testid: "answer", attrs: { "aria-live": "polite" } },
     note,
+    rerankNote,
     origin,
     uncertain
       ? h(

@@ -1,13 +1,37 @@
-// Settings → meaning search: the embeddings server (address, model, optional key), a
-// connection test, the background embedding's progress, and an offer to use a model
-// server that already answers at Ollama's default address.
+// Settings → meaning search: the embeddings server (address, model, optional key, the
+// prompts the model is given), a connection test, the background embedding's
+// progress, and an offer to use a model server that already answers at Ollama's
+// default address.
 
-import type { EmbeddingStatus } from "../../bindings";
+import type { EmbeddingStatus, PromptFamily } from "../../bindings";
 import { h, replace } from "../../dom";
 import { t } from "../../i18n";
 import { ipc } from "../../ipc";
 
 const OLLAMA_URL = "http://127.0.0.1:11434/v1";
+
+/// Every prompt family, in the order the settings list them.
+export const PROMPT_FAMILIES: PromptFamily[] = [
+  "embedding-gemma",
+  "e5",
+  "e5-instruct",
+  "qwen3",
+  "nomic",
+  "represent-query",
+  "bge-zh",
+  "none",
+];
+
+/// A prompt family's name for people.
+export function promptLabel(family: PromptFamily): string {
+  return t(`prompt_${family}`);
+}
+
+/// The line under the prompt choice: what is in use, and whether it was recognised.
+export function promptText(s: EmbeddingStatus): string {
+  if (!s.prompt_in_use) return "";
+  return s.prompt ? promptLabel(s.prompt) : t("promptAuto", { family: promptLabel(s.prompt_in_use) });
+}
 
 /// The one line that says where meaning search stands.
 export function statusText(s: EmbeddingStatus): string {
@@ -30,6 +54,8 @@ export class EmbeddingsSection {
   private readonly model: HTMLInputElement;
   private readonly models: HTMLDataListElement;
   private readonly key: HTMLInputElement;
+  private readonly prompt: HTMLSelectElement;
+  private readonly promptLine: HTMLElement;
   private readonly statusLine: HTMLElement;
   private readonly progress: HTMLProgressElement;
   private readonly result: HTMLElement;
@@ -43,6 +69,13 @@ export class EmbeddingsSection {
       attrs: { type: "text", list: "embedding-models", placeholder: "bge-m3", spellcheck: false },
     });
     this.key = h("input", { attrs: { type: "password", autocomplete: "off" } });
+    this.prompt = h(
+      "select",
+      { testid: "embed-prompt" },
+      h("option", { attrs: { value: "auto" } }, t("promptAuto", { family: "…" })),
+      ...PROMPT_FAMILIES.map((f) => h("option", { attrs: { value: f } }, promptLabel(f))),
+    );
+    this.promptLine = h("p", { class: "hint", testid: "embed-prompt-in-use" });
     this.statusLine = h("p", { class: "status-line", testid: "embed-status", attrs: { role: "status", "aria-live": "polite" } });
     this.progress = h("progress", { attrs: { hidden: true, max: 1, value: 0 } });
     this.result = h("p", { class: "hint", attrs: { role: "status" } });
@@ -60,6 +93,9 @@ export class EmbeddingsSection {
       h("label", {}, t("serverUrl"), this.url),
       h("label", {}, t("modelName"), this.model, this.models),
       h("label", {}, t("apiKey"), this.key),
+      h("label", {}, t("promptFamily"), this.prompt),
+      this.promptLine,
+      h("p", { class: "hint" }, t("promptHint")),
       h(
         "div",
         { class: "actions" },
@@ -73,6 +109,7 @@ export class EmbeddingsSection {
       this.show(s);
       this.url.value = s.base_url ?? "";
       this.model.value = s.model ?? "";
+      this.prompt.value = s.prompt ?? "auto";
       if (s.state === "off") void this.detect();
     }, onError);
     void ipc.onEmbeddingStatus((s) => this.show(s));
@@ -80,6 +117,9 @@ export class EmbeddingsSection {
 
   private show(s: EmbeddingStatus): void {
     this.statusLine.textContent = statusText(s);
+    this.promptLine.textContent = promptText(s);
+    const auto = this.prompt.options[0];
+    if (auto) auto.textContent = t("promptAuto", { family: s.prompt_in_use && !s.prompt ? promptLabel(s.prompt_in_use) : "…" });
     this.statusLine.dataset.state = s.state;
     this.statusLine.classList.toggle("error", s.state === "error");
     this.key.placeholder = s.has_key ? t("apiKeySaved") : "";
@@ -91,8 +131,9 @@ export class EmbeddingsSection {
     }
   }
 
-  private fields(): [string, string, string | null] {
-    return [this.url.value.trim() || OLLAMA_URL, this.model.value.trim(), this.key.value || null];
+  private fields(): [string, string, string | null, PromptFamily | null] {
+    const prompt = this.prompt.value === "auto" ? null : (this.prompt.value as PromptFamily);
+    return [this.url.value.trim() || OLLAMA_URL, this.model.value.trim(), this.key.value || null, prompt];
   }
 
   private fillModels(models: string[]): void {

@@ -1,4 +1,5 @@
-// Settings: language, retrieval options, meaning search, the answer model, the alias table.
+// Settings: language, retrieval options, meaning search, the reranker, the answer model,
+// the alias table.
 
 import type { Retrieval } from "../../bindings";
 import { h } from "../../dom";
@@ -7,6 +8,7 @@ import { ipc } from "../../ipc";
 import { saveRetrieval } from "../../settings";
 import { AnswerModelSection } from "./answer-model-section";
 import { EmbeddingsSection } from "./embeddings-section";
+import { RerankSection } from "./rerank-section";
 
 export class SettingsPage {
   readonly element: HTMLElement;
@@ -44,6 +46,7 @@ export class SettingsPage {
       h("label", {}, t("topK"), k),
       h("label", {}, t("floor"), floor),
       new EmbeddingsSection(onError).element,
+      new RerankSection(onError).element,
       new AnswerModelSection(onError).element,
       h("label", { class: "aliases-label" }, t("aliases"), this.aliases),
       h("button", { attrs: { type: "button" }, on: { click: () => void this.saveAliases() } }, t("save")),
