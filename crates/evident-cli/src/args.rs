@@ -272,6 +272,9 @@ pub enum Command {
         /// Questions to time.
         #[arg(long, default_value_t = 1000, value_name = "N")]
         queries: usize,
+        /// Width of the synthetic vectors (768: EmbeddingGemma's; 384: e5-small's).
+        #[arg(long, default_value_t = 768, value_name = "N")]
+        dim: usize,
         /// Machine-readable output.
         #[arg(long)]
         json: bool,

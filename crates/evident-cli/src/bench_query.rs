@@ -9,7 +9,8 @@
 //! Hybrid search is timed too, over vectors of every passage and sentence. Embedding
 //! 50,000 chunks with a real model would take most of a day on this kind of machine,
 //! so the vectors come from [`SyntheticVectors`]: deterministic pseudo-random unit
-//! vectors of a real model's width (384). Their rankings mean nothing, but the work per
+//! vectors of a real model's width (`--dim`: 768 by default, EmbeddingGemma's; 384 is
+//! multilingual-e5-small's). Their rankings mean nothing, but the work per
 //! question (the scan over every passage vector, reading the candidates' sentence
 //! vectors, fusing) is exactly that of real vectors; the server's time to embed the
 //! question is not part of it and is reported by `evident eval`.
@@ -45,16 +46,16 @@ struct Report {
 
 /// Deterministic pseudo-random unit vectors, one per distinct text: the cost of real
 /// vectors without a model (see the module docs).
-struct SyntheticVectors;
-
-const SYNTHETIC_DIM: usize = 384;
+struct SyntheticVectors {
+    dim: usize,
+}
 
 impl SyntheticVectors {
-    fn vector(text: &str) -> Vec<f32> {
+    fn vector(&self, text: &str) -> Vec<f32> {
         let mut seed = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
             (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
         });
-        let mut v: Vec<f32> = (0..SYNTHETIC_DIM)
+        let mut v: Vec<f32> = (0..self.dim)
             .map(|_| {
                 seed = seed
                     .wrapping_mul(6364136223846793005)
@@ -72,8 +73,8 @@ impl Embedder for SyntheticVectors {
     fn identity(&self) -> evident_core::Result<ModelIdentity> {
         Ok(ModelIdentity {
             name: "synthetic-benchmark-vectors".into(),
-            dim: SYNTHETIC_DIM,
-            probe: Self::vector(evident_core::model::PROBE_TEXT),
+            dim: self.dim,
+            probe: self.vector(evident_core::model::PROBE_TEXT),
             prompt: String::new(),
         })
     }
@@ -83,7 +84,7 @@ impl Embedder for SyntheticVectors {
         texts: &[evident_core::model::Text<'_>],
         _kind: InputKind,
     ) -> evident_core::Result<Vec<Vec<f32>>> {
-        Ok(texts.iter().map(|t| Self::vector(t.body)).collect())
+        Ok(texts.iter().map(|t| self.vector(t.body)).collect())
     }
 
     fn batch_size(&self) -> usize {
@@ -149,7 +150,13 @@ fn write_filler(set: &Path, dir: &Path, documents: usize) -> anyhow::Result<()> 
     Ok(())
 }
 
-pub fn run(eval_dir: &Path, filler: usize, queries: usize, json: bool) -> anyhow::Result<()> {
+pub fn run(
+    eval_dir: &Path,
+    filler: usize,
+    queries: usize,
+    dim: usize,
+    json: bool,
+) -> anyhow::Result<()> {
     let set = eval_dir.join("datasets/cmrc2018-dev");
     let tmp = std::env::temp_dir().join(format!("evident-bench-query-{}", std::process::id()));
     let result = (|| -> anyhow::Result<Report> {
@@ -183,7 +190,7 @@ pub fn run(eval_dir: &Path, filler: usize, queries: usize, json: bool) -> anyhow
             ask_ms.push(t.elapsed().as_secs_f64() * 1e3);
         }
         let started = Instant::now();
-        let synthetic = std::sync::Arc::new(SyntheticVectors);
+        let synthetic = std::sync::Arc::new(SyntheticVectors { dim });
         evident_core::embed::embed_missing(&mut store, synthetic.as_ref(), &mut |_| true)?;
         let embed_s = started.elapsed().as_secs_f64();
         let hybrid = SearchOptions {

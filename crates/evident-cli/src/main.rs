@@ -362,10 +362,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             eval_dir,
             filler,
             queries,
+            dim,
             json,
         } => {
             let dir = eval_dir.unwrap_or_else(bench::default_eval_dir);
-            bench_query::run(&dir, filler, queries, json)?;
+            bench_query::run(&dir, filler, queries, dim.max(8), json)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::BenchImport {

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The benchmarks ARCHITECTURE.md reports, with the benchmark embeddings model
+# EmbeddingGemma-300M served on loopback by llama-cpp-python (both installed by
+# scripts/setup.sh --test): retrieval, outcomes and answers on colloquial-dev and our
+# own question set (each half apart: odd = calibration, even = held out), keyword
+# retrieval on PolicyQA, CMRC and DRCD, and query latency at 50,000 chunks.
+#
+# Embedding the corpus takes EmbeddingGemma about 20 minutes on two cores; the vectors
+# are kept in target/bench/ (delete it to measure that again). All of it: about an hour.
+#
+# usage: scripts/bench.sh [--quick]   (--quick: colloquial-dev only)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh --test
+cargo build --release --locked -p evident-cli
+evident=./target/release/evident
+EVAL="${EVIDENT_EVAL_DIR:-$(cd .. && pwd)/shared/eval}"
+MODELS="${EVIDENT_MODELS:-${EVIDENT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/evident}/models}"
+out=target/bench
+mkdir -p "$out"
+
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$(scripts/llm.sh)" -m llama_cpp.server --model "$MODELS/embeddinggemma-300m-q8_0.gguf" \
+  --model_alias embeddinggemma-300m --embedding true --n_ctx 512 --n_batch 512 --n_ubatch 512 \
+  --n_threads 2 --n_threads_batch 2 --host 127.0.0.1 --port "$port" --verbose False \
+  >"$out/server.log" 2>&1 &
+server=$!
+trap 'kill "$server" 2>/dev/null || true' EXIT
+for _ in $(seq 600); do
+  curl -fsS "http://127.0.0.1:$port/v1/models" >/dev/null 2>&1 && break
+  sleep 0.1
+done
+embed=(--embed-url "http://127.0.0.1:$port/v1" --embed-model embeddinggemma-300m)
+
+# The Markdown sets colloquial-dev and our own questions are about (SOURCE.md is
+# bookkeeping, not a document).
+db="$out/corpus.sqlite3"
+if [ ! -f "$db" ]; then
+  find "$EVAL/corpus/zh-laws" "$EVAL/corpus/handbook-sourcegraph" "$EVAL/corpus/handbook-18f" \
+    -type f ! -name SOURCE.md -print0 | xargs -0 "$evident" --db "$db" import --no-remember --no-embed >/dev/null
+  echo "== embedding the corpus with EmbeddingGemma-300M"
+  "$evident" --db "$db" embed "${embed[@]}" --json | tee "$out/embed.json"
+fi
+
+for set in "$EVAL/datasets/colloquial-dev/questions.jsonl" crates/evident-cli/bench/answers-own.jsonl; do
+  for half in odd even; do
+    echo "== $(basename "$(dirname "$set")")/$(basename "$set"), $half half"
+    "$evident" --db "$db" eval --questions "$set" --half "$half" --modes keyword,dense,hybrid \
+      --answers "${embed[@]}"
+  done
+done
+[ "${1:-}" = "--quick" ] && exit 0
+
+for name in policyqa-test cmrc2018-dev drcd-dev; do
+  echo "== $name (keyword)"
+  "$evident" eval --questions "$EVAL/datasets/$name/questions.jsonl" --modes keyword --no-embed \
+    --k 1,5,10
+done
+echo "== query latency at 50,000 chunks (768-wide vectors, without the server's time)"
+"$evident" bench-query --eval-dir "$EVAL"
