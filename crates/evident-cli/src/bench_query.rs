@@ -87,6 +87,11 @@ impl Embedder for SyntheticVectors {
         Ok(texts.iter().map(|t| self.vector(t.body)).collect())
     }
 
+    /// At EmbeddingGemma's width, its Matryoshka first pass (the same work per question).
+    fn first_pass_dims(&self) -> Option<usize> {
+        (self.dim == 768).then_some(256)
+    }
+
     fn batch_size(&self) -> usize {
         256
     }

@@ -123,4 +123,10 @@ pub trait Embedder: Send + Sync {
     fn titles_sentences(&self) -> bool {
         false
     }
+
+    /// For a Matryoshka model, the length of the prefix a full scan may compare first
+    /// ([`PromptFamily::matryoshka_prefix`]); `None` compares whole vectors.
+    fn first_pass_dims(&self) -> Option<usize> {
+        None
+    }
 }

@@ -186,6 +186,17 @@ impl PromptFamily {
         self == Self::EmbeddingGemma
     }
 
+    /// For a family whose models are trained as Matryoshka embeddings (the first
+    /// components are an embedding of their own: EmbeddingGemma's 768 → 512, 256, 128;
+    /// Qwen3-Embedding's), the prefix length a full scan may compare first. `None`
+    /// for the others (bge-m3, e5): their prefixes are not embeddings.
+    pub fn matryoshka_prefix(self) -> Option<usize> {
+        match self {
+            Self::EmbeddingGemma | Self::Qwen3 => Some(256),
+            _ => None,
+        }
+    }
+
     /// The prompts as one text, part of the model's identity: any change to them (the
     /// user picks another family, or a template here changes) is another model. Empty
     /// for [`PromptFamily::None`], which is how vectors stored before prompts existed

@@ -463,6 +463,10 @@ impl Embedder for ModelServer {
         self.family.titles_sentences()
     }
 
+    fn first_pass_dims(&self) -> Option<usize> {
+        self.family.matryoshka_prefix()
+    }
+
     fn identity(&self) -> Result<ModelIdentity> {
         let mut cached = self
             .identity

@@ -54,6 +54,17 @@ pub fn dot_i8(a: &[i8], b: &[i8]) -> i32 {
     acc.iter().sum::<i32>() + tail
 }
 
+/// The first `n` components of a unit vector, scaled to unit length again: a
+/// Matryoshka model's shorter embedding (the whole vector when `n` is its length).
+pub fn prefix(v: &[f32], n: usize) -> Vec<f32> {
+    let head = &v[..n.min(v.len())];
+    let norm = head.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if norm <= f32::EPSILON || head.len() == v.len() {
+        return head.to_vec();
+    }
+    head.iter().map(|x| x / norm).collect()
+}
+
 /// Why a vector from a server cannot be used.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Unusable {
@@ -200,6 +211,15 @@ mod tests {
             expected,
             "a width that is not a multiple of 32"
         );
+    }
+
+    #[test]
+    fn a_prefix_is_a_unit_vector_of_its_own() {
+        let v = unit(vec![3.0, 4.0, 12.0], None).expect("usable");
+        let p = prefix(&v, 2);
+        assert!((dot(&p, &p) - 1.0).abs() < 1e-6, "{p:?}");
+        assert!((p[0] - 0.6).abs() < 1e-6 && (p[1] - 0.8).abs() < 1e-6);
+        assert_eq!(prefix(&v, 3), v, "the whole vector stays as it is");
     }
 
     #[test]

@@ -59,8 +59,12 @@ pub struct PassageMatrix {
     pub doc_ids: Vec<i64>,
     /// Row-major vectors, `chunk_ids.len() × dim`.
     pub data: Vec<f32>,
-    /// The same rows in 8 bits per component, for the first pass of a scan.
+    /// The same rows in 8 bits per component, for the first pass of a scan: of the
+    /// whole row, or of its first [`PassageMatrix::codes_dim`] components (scaled to
+    /// unit length) for a Matryoshka model, whose prefix is an embedding too.
     pub codes: Vec<i8>,
+    /// Components per row of `codes`.
+    pub codes_dim: usize,
     /// Scale of each row of `codes`.
     pub scales: Vec<f32>,
     /// Chunks that have no vector of this model yet.
@@ -78,7 +82,7 @@ impl PassageMatrix {
     /// The 8-bit codes of row `i` and their scale.
     pub fn codes(&self, i: usize) -> (&[i8], f32) {
         (
-            &self.codes[i * self.dim..(i + 1) * self.dim],
+            &self.codes[i * self.codes_dim..(i + 1) * self.codes_dim],
             self.scales[i],
         )
     }
@@ -304,8 +308,16 @@ impl Store {
         Ok((version, self.conn.total_changes()))
     }
 
-    /// Every chunk's passage vector of `model_id` (cached until the database changes).
-    pub fn passage_matrix(&self, model_id: i64, dim: usize) -> Result<Arc<PassageMatrix>> {
+    /// Every chunk's passage vector of `model_id` (cached until the database changes),
+    /// with first-pass codes of the first `prefix` components when given (a Matryoshka
+    /// model's shorter embedding), else of the whole vectors.
+    pub fn passage_matrix(
+        &self,
+        model_id: i64,
+        dim: usize,
+        prefix: Option<usize>,
+    ) -> Result<Arc<PassageMatrix>> {
+        let codes_dim = prefix.filter(|&p| p > 0 && p < dim).unwrap_or(dim);
         let stamp = self.change_stamp()?;
         {
             let cached = self
@@ -315,6 +327,7 @@ impl Store {
             if let Some(m) = cached.as_ref()
                 && m.model_id == model_id
                 && m.dim == dim
+                && m.codes_dim == codes_dim
                 && m.stamp == stamp
             {
                 return Ok(Arc::clone(m));
@@ -333,6 +346,7 @@ impl Store {
             doc_ids: Vec::new(),
             data: Vec::new(),
             codes: Vec::new(),
+            codes_dim,
             scales: Vec::new(),
             missing: 0,
             stamp,
@@ -343,7 +357,7 @@ impl Store {
                 Some(v) if v.len() == dim => {
                     matrix.chunk_ids.push(row.get(0)?);
                     matrix.doc_ids.push(row.get(2)?);
-                    let (codes, scale) = vector::quantize(&v);
+                    let (codes, scale) = vector::quantize(&vector::prefix(&v, codes_dim));
                     matrix.codes.extend_from_slice(&codes);
                     matrix.scales.push(scale);
                     matrix.data.extend_from_slice(&v);
