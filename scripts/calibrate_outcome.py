@@ -16,10 +16,6 @@ The not-found line (relevant_coverage) is chosen on answerable questions only (a
 1 in 20 of them `not_found`): the everyday-question set has no off-topic questions, so
 it cannot say how many of those would be refused; `evident eval --against` measures that.
 
-The not-found line is the one of KEYWORD runs; for hybrid runs the answer line printed is
-the line with agreement (AGREEMENT_RELIEF = DEFAULT_FLOOR minus it). Keep KEYWORD_FLOOR
-equal to search::DEFAULT_FLOOR.
-
 Run it on the calibration split only (colloquial-dev's odd questions, `--half odd`),
 then report the chosen thresholds on the other split (`--half even`) and on the other
 sets with `evident eval`. The rule replayed here must match outcome.rs.
@@ -31,17 +27,11 @@ import json
 import sys
 
 
-KEYWORD_FLOOR = 0.46  # search::DEFAULT_FLOOR, the line keyword-only search was calibrated at
-
-
 def decide(e, answer_coverage, relevant_coverage):
-    """outcome.rs `decide`, line for line. `answer_coverage` is the line when the vector
-    ranking agrees with the keyword ranking (DEFAULT_FLOOR - AGREEMENT_RELIEF); without
-    vectors the line is KEYWORD_FLOOR."""
+    """outcome.rs `decide`, line for line."""
     agreement = e.get("agreement")
     agreed = agreement is None or agreement > 0.0
-    line = KEYWORD_FLOOR if agreement is None else answer_coverage
-    if e["coverage"] >= line and agreed and not e.get("unmentioned"):
+    if e["coverage"] >= answer_coverage and agreed and not e.get("unmentioned"):
         return "answered"
     relevant = e["coverage"] >= relevant_coverage or (agreement is not None and agreement > 0.0)
     return "uncertain" if relevant else "not_found"

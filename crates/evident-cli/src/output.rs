@@ -376,6 +376,9 @@ pub fn search(r: &evident_core::search::SearchResult, json: bool) -> anyhow::Res
         let note = say(r.retrieval.note_code.as_ref(), r.retrieval.note.as_deref());
         writeln!(out, "note: {note}")?;
     }
+    if let Some(why) = &r.retrieval.rerank_note {
+        writeln!(out, "note: {}", say(Some(why), None))?;
+    }
     match r.status {
         SearchOutcome::NotFound => {
             let reason = say(r.reason.as_ref(), r.not_found_reason.as_deref());
@@ -425,11 +428,12 @@ fn why(r: &evident_core::search::Ranks) -> String {
         ("keyword", r.keyword),
         ("passage vector", r.passage_vector),
         ("sentence vector", r.sentence_vector),
+        ("reranker", r.rerank),
     ]
     .iter()
     .filter_map(|(name, place)| place.map(|p| format!("{name} #{p}")))
     .collect();
-    if r.passage_vector.is_none() && r.sentence_vector.is_none() {
+    if r.passage_vector.is_none() && r.sentence_vector.is_none() && r.rerank.is_none() {
         return String::new();
     }
     format!(" — {}, fused {:.4}", parts.join(", "), r.fused)
@@ -567,6 +571,9 @@ pub fn answer(a: &evident_core::answer::Answer, json: bool) -> anyhow::Result<()
     if a.retrieval.note.is_some() {
         let note = say(a.retrieval.note_code.as_ref(), a.retrieval.note.as_deref());
         writeln!(out, "note: {note}\n")?;
+    }
+    if let Some(why) = &a.retrieval.rerank_note {
+        writeln!(out, "note: {}\n", say(Some(why), None))?;
     }
     if a.fallback.is_some() || a.fallback_reason.is_some() {
         let why = say(a.fallback.as_ref(), a.fallback_reason.as_deref());

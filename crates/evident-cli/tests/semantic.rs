@@ -150,3 +150,111 @@ fn embed_without_a_server_says_how_to_set_one_up() {
     assert!(stderr(&out).contains("https"), "{}", stderr(&out));
     assert!(!Path::new(&dir.path().join("settings.json")).exists());
 }
+
+#[test]
+fn prompts_and_a_reranker_are_set_and_shown_from_the_command_line() {
+    use evident_core::testing::{ScriptedServer, models_reply};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("evident.sqlite3");
+    let [md, txt] = sample_files();
+    let out = evident(&db, &["import", &md, &txt]);
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    // A reranker that prefers the sick-leave clause and says so best first.
+    let rerank = ScriptedServer::start(|request, _| {
+        if request.line.ends_with("/models") {
+            return (200, models_reply(&["bge-reranker-v2-m3"]));
+        }
+        let body: serde_json::Value = serde_json::from_str(&request.body).unwrap_or_default();
+        let docs = body["documents"].as_array().cloned().unwrap_or_default();
+        let mut results: Vec<serde_json::Value> = docs
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                let score = if d.as_str().unwrap_or("").contains("病假证明") {
+                    5.0
+                } else {
+                    -1.0
+                };
+                serde_json::json!({"index": i, "relevance_score": score})
+            })
+            .collect();
+        results.sort_by(|a, b| {
+            b["relevance_score"]
+                .as_f64()
+                .partial_cmp(&a["relevance_score"].as_f64())
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        (200, serde_json::json!({"results": results}).to_string())
+    });
+    let q = "报销和请假有什么规定？";
+    let flags = [
+        "--rerank-url",
+        rerank.url.as_str(),
+        "--rerank-model",
+        "bge-reranker-v2-m3",
+    ];
+    let s = json(&db, &[&["search", q, "--json"][..], &flags[..]].concat());
+    assert_eq!(
+        s["retrieval"]["reranker"], "bge-reranker-v2-m3",
+        "{}",
+        s["retrieval"]
+    );
+    assert_eq!(s["passages"][0]["why"]["rerank"], 1);
+    assert!(
+        s["passages"][0]["text"]
+            .as_str()
+            .unwrap_or("")
+            .contains("病假证明"),
+        "{}",
+        s["passages"][0]["text"]
+    );
+    let text = evident(&db, &[&["search", q][..], &flags[..]].concat());
+    assert!(
+        String::from_utf8_lossy(&text.stdout).contains("reranker #1"),
+        "the plain output shows the reranker's place"
+    );
+
+    // Saved once, used by every later command (and the app); shown by `config`.
+    let out = evident(&db, &[&["config"][..], &flags[..]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let shown = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(shown.contains("reranker: bge-reranker-v2-m3"), "{shown}");
+    let s = json(&db, &["search", q, "--json"]);
+    assert_eq!(s["retrieval"]["reranker"], "bge-reranker-v2-m3");
+    let s = json(&db, &["search", q, "--json", "--no-rerank"]);
+    assert!(
+        s["retrieval"]["reranker"].is_null(),
+        "--no-rerank: the fused order"
+    );
+
+    // Prompts: recognised from the name, shown, and chosen.
+    let out = evident(
+        &db,
+        &[
+            "config",
+            "--embed-url",
+            "http://127.0.0.1:9/v1",
+            "--embed-model",
+            "embeddinggemma:300m",
+        ],
+    );
+    let shown = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        shown.contains("prompts: EmbeddingGemma") && shown.contains("recognised from the name"),
+        "{shown}"
+    );
+    let out = evident(&db, &["config", "--embed-prompt", "none"]);
+    let shown = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(shown.contains("prompts: no prompt (chosen)"), "{shown}");
+    let settings =
+        std::fs::read_to_string(dir.path().join("settings.json")).expect("settings saved");
+    assert!(settings.contains("\"prompt\": \"none\""), "{settings}");
+    let out = evident(&db, &["config", "--embed-prompt", "word2vec"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("not a prompt family") && stderr(&out).contains("embedding-gemma"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -72,7 +72,12 @@ impl Default for Weights {
         Self {
             max_sentences: 3,
             min_coverage: 0.3,
-            follow_up_share: 0.8,
+            // 0.8 before. With EmbeddingGemma, lower shares find the gold sentence
+            // somewhere in the answer more often on the calibration halves (our own
+            // set: 74 % at 0.8, 76 % at 0.7, 82 % at 0.5), the first sentence unchanged;
+            // but at 0.5 a rule about something else follows the answer (试用期 and a
+            // part-time pay period, in the test below), so 0.7.
+            follow_up_share: 0.7,
             rank_penalty: 0.03,
             // With multilingual-e5-small a bonus for vector closeness moved the
             // answering sentence down, not up. With EmbeddingGemma-300M (sentences

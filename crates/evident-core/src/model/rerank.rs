@@ -13,7 +13,8 @@
 //! when `…/v1/rerank` is not there, `…/rerank` is tried once.
 //!
 //! A reranker only reorders: scores mean different things per model (llama.cpp sends
-//! raw logits, Cohere values in 0..1), so only their order is used.
+//! raw logits, Cohere values in 0..1), so passages take its order, and sentences where
+//! each score lies between its lowest and highest for the question.
 
 use std::time::Duration;
 
