@@ -399,6 +399,12 @@ fn search_options(
         floor: a.floor,
         semantic: semantic::semantic(db, &a.embed)?,
         rerank: semantic::reranker(db, &a.rerank)?,
+        // Keyword search because the user asked for it, not for want of a server.
+        mode: if a.embed.no_embed {
+            evident_core::search::RetrievalMode::Keyword
+        } else {
+            evident_core::search::RetrievalMode::Hybrid
+        },
         ..Default::default()
     })
 }

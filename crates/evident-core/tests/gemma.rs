@@ -3,19 +3,14 @@
 //! its prompts are recognised from the name, its unnormalised vectors are made unit
 //! vectors, and the demo's everyday question is answered with the right tier first.
 
-use std::path::PathBuf;
+mod common;
+
 use std::sync::Arc;
 
 use evident_core::answer::{AskOptions, ask};
-use evident_core::import::{ImportOptions, Importer};
 use evident_core::model::{Embedder, ModelServer, PromptFamily, ServerConfig};
 use evident_core::search::{Aliases, RetrievalMode, SearchOptions, Semantic};
-use evident_core::store::Store;
 use evident_core::testing::{GEMMA_MODEL, LlamaServer};
-
-fn samples() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples")
-}
 
 #[test]
 fn embeddinggemma_with_its_prompts_answers_the_everyday_question() {
@@ -43,20 +38,8 @@ fn embeddinggemma_with_its_prompts_answers_the_everyday_question() {
     );
 
     let dir = tempfile::tempdir().expect("temp dir");
-    let mut store = Store::open(&dir.path().join("db.sqlite3")).expect("store opens");
     let semantic = Semantic(server.clone() as Arc<dyn Embedder>);
-    let mut options = ImportOptions::sandboxed().expect("pdf reader");
-    options.semantic = Some(semantic.clone());
-    let summary = Importer::new(options)
-        .run(
-            &mut store,
-            &[
-                samples().join("报销与请假制度.md"),
-                samples().join("employee-handbook.txt"),
-            ],
-            &mut |_| {},
-        )
-        .expect("import runs");
+    let (store, summary) = common::sample_store(dir.path(), Some(semantic.clone()));
     let report = summary
         .embedding
         .and_then(|e| e.report)

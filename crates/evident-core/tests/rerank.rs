@@ -4,12 +4,12 @@
 //! a server that never answers, and a server that serves the API at `/rerank` only.
 //! Every failure must leave the fused order and say why.
 
-use std::path::PathBuf;
+mod common;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use evident_core::answer::{AskOptions, ask};
-use evident_core::import::{ImportOptions, Importer};
 use evident_core::message::Message;
 use evident_core::model::{ModelServer, Reranker, ServerConfig};
 use evident_core::search::{Aliases, Rerank, SearchOptions, SearchResult, search};
@@ -19,23 +19,8 @@ use evident_core::testing::{RecordingServer, Request, models_reply};
 const MODEL: &str = "bge-reranker-v2-m3";
 const QUESTION: &str = "单笔报销超过多少需要分管副总审批？";
 
-fn samples() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples")
-}
-
 fn store(dir: &tempfile::TempDir) -> Store {
-    let mut store = Store::open(&dir.path().join("db.sqlite3")).expect("store opens");
-    Importer::new(ImportOptions::sandboxed().expect("pdf reader"))
-        .run(
-            &mut store,
-            &[
-                samples().join("报销与请假制度.md"),
-                samples().join("employee-handbook.txt"),
-            ],
-            &mut |_| {},
-        )
-        .expect("import runs");
-    store
+    common::sample_store(dir.path(), None).0
 }
 
 fn reranker(url: &str) -> ModelServer {

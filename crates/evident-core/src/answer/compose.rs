@@ -234,6 +234,8 @@ struct Candidate {
     question_terms: HashSet<usize>,
     /// Every number in the candidate's passage.
     passage_numbers: HashSet<String>,
+    /// How its conditions meet the question's situation.
+    fit: Fit,
 }
 
 impl Candidate {
@@ -491,6 +493,7 @@ fn candidates(
                 doc_id: p.doc_id,
                 numbers,
                 passage_numbers: passage_numbers.clone(),
+                fit,
             });
         }
     }
@@ -516,6 +519,11 @@ fn pick(candidates: &[Candidate], w: &Weights) -> Drafted {
             break;
         }
         if chosen.iter().any(|x| similarity(&x.terms, &c.terms) > 0.8) {
+            continue;
+        }
+        // The tier the question's situation falls in answers it; a tier whose
+        // condition fails for it (5,000–20,000 for a 30,000 claim) would mislead.
+        if lead.fit == Fit::Holds && c.fit == Fit::Fails {
             continue;
         }
         chosen.push(c);
@@ -845,6 +853,15 @@ mod tests {
             lead("我花了三万块招待客户，这笔钱要谁批准才能报？"),
             "单笔报销超过20,000元的，须经分管副总经理审批。",
             "30,000 is over 20,000: the vice-president's tier, not the 30-day rule"
+        );
+        let all = draft(
+            "我花了三万块招待客户，这笔钱要谁批准才能报？",
+            &[test_passage(1, 1, chapter)],
+        );
+        assert!(
+            all.sentences.iter().all(|s| !s.text.contains("以下的")),
+            "no tier the situation is not in follows the answer: {:?}",
+            all.sentences
         );
         assert_eq!(
             lead("报销1.2万要找谁签？"),

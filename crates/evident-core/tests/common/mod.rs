@@ -52,3 +52,33 @@ pub fn cjk_space_splits(s: &str) -> usize {
     }
     n
 }
+
+/// The sample policies beside the workspace (`samples/`).
+pub fn samples() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples")
+}
+
+/// A fresh store in `dir` with the sample policy and handbook (Markdown and text)
+/// imported, embedded by `semantic` when given; and the import's summary.
+pub fn sample_store(
+    dir: &std::path::Path,
+    semantic: Option<evident_core::search::Semantic>,
+) -> (
+    evident_core::store::Store,
+    evident_core::import::ImportSummary,
+) {
+    let mut store = evident_core::store::Store::open(&dir.join("db.sqlite3")).expect("store opens");
+    let mut options = evident_core::import::ImportOptions::sandboxed().expect("pdf reader");
+    options.semantic = semantic;
+    let summary = evident_core::import::Importer::new(options)
+        .run(
+            &mut store,
+            &[
+                samples().join("报销与请假制度.md"),
+                samples().join("employee-handbook.txt"),
+            ],
+            &mut |_| {},
+        )
+        .expect("import runs");
+    (store, summary)
+}
