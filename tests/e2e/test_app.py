@@ -23,6 +23,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+import urllib3
 from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
@@ -32,7 +33,17 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "test-output" / "e2e"
-PORT = 4444
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# tauri-driver and the WebKitWebDriver it starts, on ports nothing else holds (a run
+# killed earlier on the same machine may still hold the usual 4444/4445).
+PORT = free_port()
+NATIVE_PORT = free_port()
 failures: list[str] = []
 timings: dict[str, float] = {}
 
@@ -529,7 +540,20 @@ def start_session(app: str):
     options = ArgOptions()
     options.set_capability("browserName", "wry")
     options.set_capability("tauri:options", {"application": app})
-    driver = webdriver.Remote(command_executor=f"http://127.0.0.1:{PORT}", options=options)
+    # tauri-driver listens before its WebKitWebDriver child does and closes the connection
+    # of a request it cannot forward yet; on a busy machine that is a race, so wait for
+    # both ports and retry a refused start.
+    wait_port(PORT)
+    wait_port(NATIVE_PORT)
+    for attempt in range(3):
+        try:
+            driver = webdriver.Remote(command_executor=f"http://127.0.0.1:{PORT}", options=options)
+            break
+        except (OSError, urllib3.exceptions.HTTPError, WebDriverException) as e:
+            if attempt == 2:
+                raise
+            print(f"note  session start failed ({type(e).__name__}), retrying", flush=True)
+            time.sleep(2)
     WebDriverWait(driver, 20).until(
         lambda d: d.execute_script("return document.body.dataset.ready === 'true'")
     )
@@ -561,12 +585,11 @@ def main() -> int:
 
     env = dict(os.environ, EVIDENT_DB=str(db))
     driver_proc = subprocess.Popen(
-        ["tauri-driver", "--port", str(PORT)], env=env,
+        ["tauri-driver", "--port", str(PORT), "--native-port", str(NATIVE_PORT)], env=env,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     driver = None
     try:
-        wait_port(PORT)
         started = time.perf_counter()
         driver = start_session(app)
         timings["start_to_interactive_ms"] = (time.perf_counter() - started) * 1000
