@@ -93,6 +93,50 @@ impl Tally {
     }
 }
 
+/// What a user sees of a set of claims: how many sentences showed green (supported),
+/// amber (partly supported) and red (unsupported).
+#[derive(Debug, Default, Clone, Copy, Serialize)]
+struct Colours {
+    green: usize,
+    amber: usize,
+    red: usize,
+}
+
+impl Colours {
+    fn add(&mut self, v: Verdict) {
+        match v {
+            Verdict::Supported => self.green += 1,
+            Verdict::PartiallySupported => self.amber += 1,
+            Verdict::Unsupported => self.red += 1,
+        }
+    }
+
+    fn total(&self) -> usize {
+        self.green + self.amber + self.red
+    }
+
+    fn share(&self, n: usize) -> f64 {
+        if self.total() == 0 {
+            0.0
+        } else {
+            n as f64 / self.total() as f64
+        }
+    }
+
+    fn line(&self) -> String {
+        format!(
+            "{:>4}: green {:>3} ({:>5.1}%)  amber {:>3} ({:>5.1}%)  red {:>3} ({:>5.1}%)",
+            self.total(),
+            self.green,
+            100.0 * self.share(self.green),
+            self.amber,
+            100.0 * self.share(self.amber),
+            self.red,
+            100.0 * self.share(self.red)
+        )
+    }
+}
+
 #[derive(Debug, Serialize)]
 struct Outcome {
     id: String,
@@ -116,6 +160,15 @@ struct Report {
     faithful_flagged: f64,
     kinds: BTreeMap<String, Tally>,
     languages: BTreeMap<String, (Tally, Tally)>,
+    /// The colours shown, by label (`mistaken`, `faithful`), then by label and kind and
+    /// by label and language ("mistaken/actor_swap", "faithful/zh").
+    colours: BTreeMap<String, Colours>,
+    /// Mistakes shown green: the failure that hurts.
+    mistaken_green: f64,
+    /// Faithful claims shown red: what teaches people to ignore red.
+    faithful_red: f64,
+    /// Faithful claims shown amber.
+    faithful_amber: f64,
     p95_ms_five_sentences_eight_passages: f64,
     /// Claims whose quote no passage (or pair of passages) holds as written, such as a
     /// table quoted in its Markdown form: listed, not scored.
@@ -366,6 +419,22 @@ pub fn run(
             });
             timing_sets.push((answer, passages));
         }
+        let mut colours: BTreeMap<String, Colours> = BTreeMap::new();
+        for o in &outcomes {
+            let lang = cases
+                .iter()
+                .find(|c| c.id == o.id)
+                .map_or("?", |c| c.lang.as_str());
+            for key in [
+                o.label.clone(),
+                format!("{}/{}", o.label, o.kind),
+                format!("{}/{lang}", o.label),
+            ] {
+                colours.entry(key).or_default().add(o.verdict);
+            }
+        }
+        let of = |label: &str| colours.get(label).copied().unwrap_or_default();
+        let (mistaken, faithful) = (of("mistaken"), of("faithful"));
         let rate = |label: &str| {
             let (mut c, mut f) = (0, 0);
             for o in outcomes.iter().filter(|o| o.label == label) {
@@ -385,6 +454,10 @@ pub fn run(
             faithful_flagged: rate("faithful"),
             kinds,
             languages,
+            mistaken_green: mistaken.share(mistaken.green),
+            faithful_red: faithful.share(faithful.red),
+            faithful_amber: faithful.share(faithful.amber),
+            colours,
             p95_ms_five_sentences_eight_passages: p95_ms(&timing_sets),
             skipped,
             outcomes,
@@ -423,6 +496,17 @@ pub fn run(
             faithful.claims
         )?;
     }
+    writeln!(out, "  colours shown:")?;
+    for (key, c) in &report.colours {
+        writeln!(out, "    {key:<30} {}", c.line())?;
+    }
+    writeln!(
+        out,
+        "  mistakes shown green {:.1}%, faithful shown red {:.1}%, faithful shown amber {:.1}%",
+        100.0 * report.mistaken_green,
+        100.0 * report.faithful_red,
+        100.0 * report.faithful_amber
+    )?;
     writeln!(
         out,
         "  mistaken flagged {:.1}%, faithful flagged {:.1}%; check p95 {:.2} ms (5 sentences, 8 passages)",
@@ -439,12 +523,17 @@ pub fn run(
         )?;
     }
     if verbose {
-        for o in report
-            .outcomes
-            .iter()
-            .filter(|o| o.flagged != (o.label == "mistaken"))
-        {
-            writeln!(out, "  MISS {} [{}] {}", o.id, o.kind, o.claim)?;
+        // What a user would be misled by: a mistake in green, a faithful sentence in
+        // red; then faithful sentences left amber.
+        let misleading = |o: &&Outcome| match (o.label.as_str(), o.verdict) {
+            ("mistaken", Verdict::Supported) => Some("GREEN MISTAKE"),
+            ("faithful", Verdict::Unsupported) => Some("RED FAITHFUL"),
+            ("faithful", Verdict::PartiallySupported) => Some("AMBER FAITHFUL"),
+            _ => None,
+        };
+        for o in report.outcomes.iter().filter(|o| misleading(o).is_some()) {
+            let what = misleading(&o).unwrap_or_default();
+            writeln!(out, "  {what} {} [{}] {}", o.id, o.kind, o.claim)?;
             for r in &o.reasons {
                 writeln!(out, "       - {r}")?;
             }
