@@ -13,7 +13,7 @@ use super::align::{Aligned, Evidence};
 use super::claims::{Claim, token_set};
 use super::clauses::without_spans;
 use super::negation::{Reversal, reversal};
-use super::{modality, qualifiers, roles};
+use super::{modality, pairing, qualifiers, roles};
 use crate::answer::conditions::ranges;
 use crate::message::Message;
 use crate::text::quantity::{Dimension, Quantity};
@@ -170,6 +170,19 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
             (_, None) => f.hard.push(Message::NumberMissing { value: written, n }),
         }
     }
+    // Each number must stand with its own words: a number of one part of a parallel
+    // rule paired with the words of another part ([`pairing`]).
+    if f.hard.is_empty() {
+        for m in pairing::mispairings(claim, &ev.text, &ev.quantities) {
+            f.hard.push(Message::TierMismatch {
+                n,
+                value: m.value,
+                applies_to: m.own_part,
+                condition: m.other_part,
+                source_value: m.other_value,
+            });
+        }
+    }
     // A condition restated wider than the source's ("满一年就有5天" for 已满1年不满10年的):
     // the claim's bounded ranges must lie inside the clause's condition ranges.
     if f.hard.is_empty() && aligned.conditions(ev).next().is_some() {
@@ -228,6 +241,16 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
             claim: claim_role,
             source: source_roles,
         });
+    }
+    // An actor given what the source has another do (由股东会通知 for 董事会应当…通知).
+    if f.hard.is_empty() {
+        for (claim_actor, source_actor, _) in pairing::actor_swaps(&claim.text, &ev.text) {
+            f.hard.push(Message::RoleDiffers {
+                n,
+                claim: claim_actor,
+                source: source_actor,
+            });
+        }
     }
     for (source_word, claim_word) in qualifiers::mismatches(claim, &here) {
         f.hard.push(Message::QualifierMismatch {

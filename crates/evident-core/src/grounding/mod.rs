@@ -22,6 +22,7 @@ pub mod claims;
 pub mod clauses;
 pub mod modality;
 pub mod negation;
+pub mod pairing;
 pub mod qualifiers;
 pub mod roles;
 

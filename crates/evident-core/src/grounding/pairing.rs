@@ -1,0 +1,382 @@
+//! Pairing: a number of the claim must stand with the words it stands with in the
+//! source.
+//!
+//! Rules are often written as parallel parts, each with its own value: "召开股东会会议
+//! …二十日前通知各股东；临时股东会会议应当于会议召开十五日前通知", "对虚报注册资本的公司，
+//! 处以…百分之五以上…；对提交虚假材料…的公司，处以五万元以上…". A summary that keeps
+//! every word and every number can still pair one part's words with the other part's
+//! number, and finding both somewhere in the passage proves nothing.
+//!
+//! So each number of the claim is read with its own words (the part of the claim it
+//! stands in, with the condition before it), and each place the source states that
+//! value with the words around it there. Against every other part of the passage that
+//! states a value, the words that tell the two parts apart decide: when the claim's
+//! words around the number carry the other part's marks and none of its own, the number
+//! was paired with the wrong part. That is hard evidence when the other part states a
+//! value of the same kind (a tier: its own 十五日 against the claim's 二十日); otherwise
+//! it is a doubt the reader should look at.
+
+use std::collections::HashSet;
+
+use super::claims::{Claim, token_set};
+use crate::search::stopwords::is_stop_word;
+use crate::text::quantity::Quantity;
+
+/// A number the claim pairs with another part of the source.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mispairing {
+    /// The claim's number, as written.
+    pub value: String,
+    /// The part of the source the claim's words describe, as written.
+    pub other_part: String,
+    /// The value that part states (of the same kind as the claim's).
+    pub other_value: String,
+    /// The part that states the claim's number, as written.
+    pub own_part: String,
+}
+
+/// Separators that end a part of a sentence: a comma-level break.
+const PART_BREAKS: &[char] = &['，', ',', '；', ';', '。', '：', ':', '\n', '！', '？'];
+/// Separators that end a whole statement: what a part's lead-in may not cross.
+const STATEMENT_BREAKS: &[char] = &['；', ';', '。', '\n', '！', '？'];
+
+/// The byte ranges of `text`'s comma-level parts.
+fn parts(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        let english_stop = c == '.'
+            && text[i + 1..].starts_with(' ')
+            && !text[..i].ends_with(|p: char| p.is_ascii_digit());
+        if PART_BREAKS.contains(&c) && !is_thousands(text, i, c) || english_stop {
+            let end = i + c.len_utf8();
+            if !text[start..i].trim().is_empty() {
+                out.push((start, end));
+            }
+            start = end;
+        }
+    }
+    if !text[start..].trim().is_empty() {
+        out.push((start, text.len()));
+    }
+    out
+}
+
+fn is_thousands(text: &str, at: usize, c: char) -> bool {
+    c == ',' && crate::text::numbers::is_thousands_comma(text, at)
+}
+
+/// Whether the part `(s, e)` of `text` ends a statement.
+fn ends_statement(text: &str, e: usize) -> bool {
+    text[..e]
+        .chars()
+        .next_back()
+        .is_some_and(|c| STATEMENT_BREAKS.contains(&c) || c == '.')
+}
+
+/// The words around the value at byte `at`: its part, and the parts before it in the
+/// same statement until one that holds another value (the condition that leads to it:
+/// "对虚报注册资本的公司，处以…").
+fn words_around(text: &str, at: usize, values: &[(usize, usize)]) -> (usize, usize) {
+    let ps = parts(text);
+    let Some(i) = ps.iter().position(|&(s, e)| at >= s && at < e) else {
+        return (at, at);
+    };
+    let mut first = i;
+    while first > 0 {
+        let (s, e) = ps[first - 1];
+        if ends_statement(text, e) || values.iter().any(|&(vs, _)| vs >= s && vs < e) {
+            break;
+        }
+        first -= 1;
+    }
+    (ps[first].0, ps[i].1)
+}
+
+/// `text` with the byte ranges `spans` (whole characters) turned into spaces.
+fn blank(text: &str, spans: &[(usize, usize)]) -> String {
+    let mut out = text.to_owned();
+    for &(s, e) in spans {
+        if out.is_char_boundary(s) && out.is_char_boundary(e) && s <= e {
+            out.replace_range(s..e, &" ".repeat(e - s));
+        }
+    }
+    out
+}
+
+/// The words of a span that can tell parts apart: content words, not stop words.
+fn marks(text: &str) -> HashSet<String> {
+    token_set(text)
+        .into_iter()
+        .filter(|t| {
+            !is_stop_word(t)
+                && !t.chars().any(|c| c.is_ascii_digit())
+                && if t.is_ascii() {
+                    t.len() >= 3
+                } else {
+                    t.chars().count() >= 2
+                }
+        })
+        .collect()
+}
+
+/// The numbers of `claim` that it pairs with another part of `source` than the one
+/// that states them. `source_q` are the source's quantities (offsets in `source`).
+pub fn mispairings(claim: &Claim, source: &str, source_q: &[Quantity]) -> Vec<Mispairing> {
+    let claim_values: Vec<(usize, usize)> =
+        claim.quantities.iter().map(|q| (q.start, q.end)).collect();
+    let source_values: Vec<(usize, usize)> = source_q.iter().map(|q| (q.start, q.end)).collect();
+    // Words only: the values themselves are what differs between parts.
+    let claim_text = blank(&claim.text, &claim_values);
+    let source_text = blank(source, &source_values);
+    let mut out = Vec::new();
+    for q in &claim.quantities {
+        let (cs, ce) = words_around(&claim.text, q.start, &claim_values);
+        let said = marks(&claim_text[cs..ce]);
+        // Where the source states this value, each with its words.
+        let own: Vec<(usize, usize)> = source_q
+            .iter()
+            .filter(|s| s.same_value(q) && !q.direction.opposes(s.direction))
+            .map(|s| words_around(source, s.start, &source_values))
+            .collect();
+        if own.is_empty() {
+            continue;
+        }
+        // The claim's words must fit one of them at least as well as any other part.
+        let mut best: Option<Mispairing> = None;
+        let fits_own = own.iter().any(|&(os, oe)| {
+            let own_words = marks(&source_text[os..oe]);
+            let mut mispaired = None;
+            // Only parts that state a value of the same kind: a tier of its own.
+            // (Parts with other values told apart by words alone were tried: they cost
+            // more faithful sentences than they caught mistakes.)
+            for other in source_q.iter().filter(|s| {
+                s.dimension == q.dimension
+                    && !s.same_value(q)
+                    && !claim.quantities.iter().any(|c| c.same_value(s))
+            }) {
+                let (xs, xe) = words_around(source, other.start, &source_values);
+                if (xs, xe) == (os, oe) || xs < oe && os < xe {
+                    continue;
+                }
+                let their_words = marks(&source_text[xs..xe]);
+                let theirs: Vec<&String> = their_words.difference(&own_words).collect();
+                let mine: Vec<&String> = own_words.difference(&their_words).collect();
+                // The claim's words around the number name the other part, and nothing
+                // that only this part says.
+                let says_theirs = theirs.iter().any(|t| said.contains(*t));
+                let says_mine = mine.iter().any(|t| said.contains(*t));
+                // A part told apart only by its number ("已满10年不满20年的") takes its
+                // words from the rule's lead: the claim's words are that lead's.
+                if says_theirs && !says_mine && !mine.is_empty() {
+                    mispaired = Some(Mispairing {
+                        value: claim.text[q.start..q.end].trim().to_owned(),
+                        other_part: source[xs..xe].trim().to_owned(),
+                        other_value: source[other.start..other.end].trim().to_owned(),
+                        own_part: source[os..oe].trim().to_owned(),
+                    });
+                    break;
+                }
+            }
+            match mispaired {
+                Some(m) => {
+                    best.get_or_insert(m);
+                    false
+                }
+                None => true,
+            }
+        });
+        if !fits_own && let Some(m) = best {
+            out.push(m);
+        }
+    }
+    out
+}
+
+/// Who acts, beyond [`roles`]' approvers: the bodies and officers a rule gives a duty
+/// to (董事会 通知, the risk owner ensures). Compared only as pairs with what they do.
+const ACTORS_ZH: &[&str] = &[
+    "股东会",
+    "股东大会",
+    "董事会",
+    "监事会",
+    "董事长",
+    "人民法院",
+    "财政部门",
+    "有关部门",
+    "会计机构",
+    "会计人员",
+    "单位负责人",
+    "经办机构",
+    "税务机关",
+    "仲裁委员会",
+    "用人单位",
+    "劳动者",
+];
+const ACTORS_EN: &[&str] = &[
+    "compliance manager",
+    "risk owner",
+    "asset owner",
+    "data owner",
+    "security team",
+    "board of directors",
+    "administrator",
+    "congress",
+    "manager",
+    "supervisor",
+    "employee",
+    "employer",
+];
+
+/// The actors `text` names, with their byte ranges, longest names first.
+fn actors(text: &str) -> Vec<(usize, usize, &'static str)> {
+    let lower = text.to_ascii_lowercase();
+    let mut out: Vec<(usize, usize, &'static str)> = Vec::new();
+    for name in ACTORS_ZH.iter().chain(ACTORS_EN) {
+        for (at, _) in lower.match_indices(name) {
+            let end = at + name.len();
+            if name.is_ascii()
+                && (lower[..at].ends_with(|c: char| c.is_ascii_alphanumeric())
+                    || lower[end..].starts_with(|c: char| c.is_ascii_alphanumeric() && c != 's'))
+            {
+                continue;
+            }
+            if !out.iter().any(|&(s, e, _)| at < e && s < end) {
+                out.push((at, end, name));
+            }
+        }
+    }
+    out.sort_by_key(|a| a.0);
+    out
+}
+
+/// An actor the claim gives a duty that the source gives another: `(claim's actor,
+/// source's actor, the source's part)`.
+pub fn actor_swaps(claim: &str, source: &str) -> Vec<(String, String, String)> {
+    let claimed = actors(claim);
+    let stated = actors(source);
+    let mut out = Vec::new();
+    for &(s, e, name) in &claimed {
+        // Only an actor the source names too (elsewhere): one it never names is a
+        // paraphrase the word lists cannot judge.
+        if !stated.iter().any(|a| a.2 == name) {
+            continue;
+        }
+        // What the claim says this actor does: its part's words, the actor aside.
+        let Some(&(ps, pe)) = parts(claim).iter().find(|&&(ps, pe)| s >= ps && e <= pe) else {
+            continue;
+        };
+        let mut part = claim[ps..pe].to_owned();
+        for &(os, oe, _) in claimed.iter().filter(|a| a.0 >= ps && a.1 <= pe) {
+            part.replace_range(os - ps..oe - ps, &" ".repeat(oe - os));
+        }
+        let does = marks(&part);
+        if does.len() < 2 {
+            continue;
+        }
+        // The source's part that says most of it.
+        let best = parts(source)
+            .into_iter()
+            .map(|(xs, xe)| {
+                let words = marks(&source[xs..xe]);
+                (does.intersection(&words).count(), xs, xe)
+            })
+            .max_by_key(|&(n, xs, _)| (n, std::cmp::Reverse(xs)));
+        let Some((shared, xs, xe)) = best else {
+            continue;
+        };
+        if shared * 2 < does.len() || shared < 2 {
+            continue;
+        }
+        let here: Vec<&(usize, usize, &str)> =
+            stated.iter().filter(|a| a.0 >= xs && a.1 <= xe).collect();
+        if here.is_empty() || here.iter().any(|a| a.2 == name) {
+            continue;
+        }
+        // The part may name its actor in the lead of its statement ("董事会应当…，并将…").
+        out.push((
+            claim[s..e].to_owned(),
+            here.iter()
+                .map(|a| source[a.0..a.1].to_owned())
+                .collect::<Vec<_>>()
+                .join(" / "),
+            source[xs..xe].trim().to_owned(),
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::quantity::quantities;
+
+    fn check(claim: &str, source: &str) -> Vec<Mispairing> {
+        mispairings(&Claim::of(claim), source, &quantities(source))
+    }
+
+    #[test]
+    fn an_actor_given_another_actors_duty_is_swapped() {
+        let source = "董事会应当在收到提案后二日内通知其他成员，并将该提案提交成员大会审议。";
+        let swaps = actor_swaps("收到提案后，由股东会在二日内通知其他成员。", source);
+        assert!(
+            swaps.is_empty(),
+            "股东会 is not named by the source: {swaps:?}"
+        );
+        let source = "董事会应当在收到提案后二日内通知其他股东，并将该提案提交股东会审议。";
+        let swaps = actor_swaps("收到提案后，由股东会在二日内通知其他股东。", source);
+        assert_eq!(swaps.len(), 1, "{swaps:?}");
+        assert_eq!(
+            (swaps[0].0.as_str(), swaps[0].1.as_str()),
+            ("股东会", "董事会")
+        );
+        assert!(actor_swaps("董事会收到提案后二日内通知其他股东。", source).is_empty());
+        let source = "It is the responsibility of the risk owner to ensure the treatment \
+                      of the risk within the schedule agreed. It is the responsibility of \
+                      the Compliance Manager to update the risk register.";
+        let swaps = actor_swaps(
+            "The Compliance Manager must ensure the treatment of the risk within the agreed schedule.",
+            source,
+        );
+        assert_eq!(swaps.len(), 1, "{swaps:?}");
+        assert!(
+            actor_swaps(
+                "The risk owner ensures the risk is treated within the schedule agreed.",
+                source
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn parts_break_at_commas_but_not_inside_numbers() {
+        let t = "单笔报销超过20,000元的，须经审批；否则不予报销。";
+        let p: Vec<&str> = parts(t).into_iter().map(|(s, e)| &t[s..e]).collect();
+        assert_eq!(
+            p,
+            ["单笔报销超过20,000元的，", "须经审批；", "否则不予报销。"]
+        );
+    }
+
+    #[test]
+    fn a_number_with_the_other_parts_words_is_mispaired() {
+        // Made-up rules in the shape of a two-tier notice article.
+        let source = "召开年度会议，应当将会议的时间和议程于会议召开二十日前通知各成员；\
+                      临时会议应当于会议召开十五日前通知各成员。";
+        let m = check("临时会议应当于会议召开二十日前通知各成员。", source);
+        assert_eq!(m.len(), 1, "{m:?}");
+        assert_eq!(m[0].value, "二十日");
+        assert_eq!(m[0].other_value, "十五日");
+        assert!(m[0].other_part.starts_with("临时会议"), "{m:?}");
+        // Both tiers, each with its own number: nothing mispaired.
+        assert!(
+            check(
+                "年度会议提前二十日通知，临时会议提前十五日通知各成员。",
+                source
+            )
+            .is_empty()
+        );
+        // The tier stated alone and right.
+        assert!(check("临时会议要在召开十五日前通知各成员。", source).is_empty());
+    }
+}
