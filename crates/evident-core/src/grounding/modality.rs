@@ -65,7 +65,17 @@ const DENIALS: &[&str] = &[
 const MUST_ZH: &[&str] = &[
     "应当", "应该", "必须", "务必", "须", "应予", "应按", "应在", "应于",
 ];
-const MAY_ZH: &[&str] = &["可以", "有权", "允许", "可按", "可在", "可向", "可于"];
+const MAY_ZH: &[&str] = &[
+    "可以",
+    "有权",
+    "允许",
+    "可按",
+    "可在",
+    "可向",
+    "可于",
+    "自行决定",
+    "自愿",
+];
 const MUST_EN: &[&str] = &[
     "must",
     "shall",
@@ -90,6 +100,10 @@ const MAY_EN: &[&str] = &[
     "welcome to",
     "option to",
     "able to",
+    "optional",
+    "voluntary",
+    "at your discretion",
+    "up to you",
 ];
 
 /// The modalities `text` states (none, one or both).

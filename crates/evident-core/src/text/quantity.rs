@@ -183,6 +183,11 @@ const BEFORE: &[(&str, Direction)] = &[
     ("不宜超过", Direction::AtMost),
     ("不会超过", Direction::AtMost),
     ("不能高于", Direction::AtMost),
+    ("不得高于", Direction::AtMost),
+    ("不应高于", Direction::AtMost),
+    ("不可高于", Direction::AtMost),
+    ("不得多于", Direction::AtMost),
+    ("不应少于", Direction::AtLeast),
     ("不少于", Direction::AtLeast),
     ("不得少于", Direction::AtLeast),
     ("不低于", Direction::AtLeast),
@@ -447,6 +452,12 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
 
 /// Reads the unit, currency and bound words around one number.
 fn quantity(text: &str, start: usize, end: usize, value: f64) -> Quantity {
+    // 三分之一, 2分之1: a fraction whose denominator stands before 分之; the quantity
+    // starts there, so the bound words before it (不得低于三分之一) are read.
+    let (start, value, fraction) = match denominator(&text[..start]) {
+        Some((at, d)) if d > 0.0 => (at, value / d, true),
+        _ => (start, value, false),
+    };
     let before = text[..start].trim_end();
     let rest = &text[end..];
     let trimmed = rest.trim_start();
@@ -461,7 +472,11 @@ fn quantity(text: &str, start: usize, end: usize, value: f64) -> Quantity {
     let gap = rest.len() - after.len();
     let space = rest.len() - trimmed.len();
     let mut value = value;
-    let mut dimension = Dimension::Bare;
+    let mut dimension = if fraction {
+        Dimension::Ratio
+    } else {
+        Dimension::Bare
+    };
     let mut unit_end = end;
     // 百分之五十, 千分之三, 万分之五: the fraction word stands before the number.
     for (word, factor) in [("百分之", 0.01), ("千分之", 0.001), ("万分之", 0.0001)] {
@@ -563,6 +578,40 @@ fn quantity(text: &str, start: usize, end: usize, value: f64) -> Quantity {
         start,
         end: unit_end,
     }
+}
+
+/// The denominator of a fraction that `before` ends with ("三分之", "2分之", not
+/// 百分之 / 千分之 / 万分之, which are read as percentages): its byte offset and value.
+fn denominator(before: &str) -> Option<(usize, f64)> {
+    let head = before.strip_suffix("分之")?;
+    // 百分之五 is a percentage (read below); 一百分之五 would be a fraction.
+    let lead = head.trim_end_matches(['百', '千', '万']);
+    if lead.len() != head.len()
+        && !lead.ends_with(|c: char| "一二三四五六七八九十两".contains(c) || c.is_ascii_digit())
+    {
+        return None;
+    }
+    let digits: usize = head
+        .chars()
+        .rev()
+        .take_while(|c| c.is_ascii_digit())
+        .map(char::len_utf8)
+        .sum();
+    if digits > 0 {
+        let at = head.len() - digits;
+        return head[at..].parse::<f64>().ok().map(|d| (at, d));
+    }
+    let numeral: usize = head
+        .chars()
+        .rev()
+        .take_while(|c| "零一二三四五六七八九十百千两".contains(*c))
+        .map(char::len_utf8)
+        .sum();
+    if numeral == 0 {
+        return None;
+    }
+    let at = head.len() - numeral;
+    crate::text::numbers::parse_chinese_numeral(&head[at..]).map(|d| (at, d as f64))
 }
 
 /// The span of `q` in `text` widened by its bound words ("3天以内", "不得超过六个月",
@@ -691,6 +740,13 @@ mod tests {
         assert_eq!(q("请假3天以内的")[0].2, Direction::AtMost);
         assert_eq!(q("请假3天以上的")[0].2, Direction::AtLeast);
         assert_eq!(q("试用期不得超过六个月")[0].2, Direction::AtMost);
+        assert_eq!(q("职工代表的比例不得高于三分之一")[0].2, Direction::AtMost);
+        assert_eq!(q("职工代表的比例不得低于三分之一")[0].2, Direction::AtLeast);
+        assert!(!same("三分之一", "2分之1") && same("二分之一", "50%"));
+        assert!(
+            same("百分之五十", "50%"),
+            "a percentage is no fraction of 百"
+        );
         assert_eq!(q("不少于98天的产假")[0].2, Direction::AtLeast);
         assert_eq!(q("at least 3 years")[0].2, Direction::AtLeast);
         assert_eq!(q("up to 20 days")[0].2, Direction::AtMost);
