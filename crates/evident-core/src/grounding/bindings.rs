@@ -166,8 +166,15 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
                 condition: here_condition.clone(),
                 source_value: ev.written(s),
             }),
-            (None, Some(_)) => f.hard.push(Message::NumberMisplaced { value: written, n }),
-            (_, None) => f.hard.push(Message::NumberMissing { value: written, n }),
+            // Stated elsewhere in the passage, with nothing in the clause it could
+            // contradict: the words cannot tell a misplaced number from a summary that
+            // joins two clauses, so the reader is asked to look (amber).
+            (None, Some(_)) => f.soft.push(Message::NumberMisplaced { value: written, n }),
+            // Against a value of the same kind in the clause: a contradiction.
+            (Some(_), None) => f.hard.push(Message::NumberMissing { value: written, n }),
+            // Nowhere, and nothing of its kind to contradict: a unit the check does not
+            // read ("annually" for 12 months) or a made-up number; it cannot tell which.
+            (None, None) => f.soft.push(Message::NumberMissing { value: written, n }),
         }
     }
     // Each number must stand with its own words: a number of one part of a parallel

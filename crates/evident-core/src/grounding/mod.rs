@@ -14,6 +14,20 @@
 //! person can read and the offsets of the supporting span for highlighting. The check
 //! is deliberately lexical and strict: it cannot judge a paraphrase that shares no
 //! words with its source, and it flags such sentences rather than guess.
+//!
+//! The three verdicts are the colours a reader sees, and each must mean what it says:
+//! - **Green** (`supported`): the sentence's key words are in the clause it aligns to,
+//!   and every number there with its unit and bound, paired with its own words
+//!   ([`pairing`]), every actor with its own duty, modality and negation as the clause
+//!   states them. Found somewhere in the passage is not enough.
+//! - **Red** (`unsupported`) only on hard evidence: a value, unit, bound, tier, actor,
+//!   modality or polarity that contradicts the clause the sentence plainly speaks of; a
+//!   citation outside the retrieved set; a passage that hardly relates to the sentence
+//!   (under [`UNRELATED_SHARE`] of its key words) with nothing else retrieved that does.
+//! - **Amber** (`partially_supported`) for what the words cannot settle: key words
+//!   missing, a paraphrase it cannot align, a number stated in another clause or nowhere
+//!   with nothing of its kind to contradict (a made-up number and a unit the check does
+//!   not read look the same), a condition of the source left out.
 
 pub mod align;
 pub mod bindings;
@@ -36,8 +50,12 @@ use claims::Claim;
 
 /// Share of a sentence's content words that must occur in its source to support it.
 pub const SUPPORTED_SHARE: f64 = 0.7;
-/// Below this share a source does not support the sentence at all.
+/// Below this share a source supports the sentence too little to be partial support:
+/// it is shown amber only when nothing contradicts it (a paraphrase the words cannot
+/// align), and a contradiction found there is not hard evidence.
 pub const PARTIAL_SHARE: f64 = 0.4;
+/// Below this share the passage does not relate to the sentence: red.
+pub const UNRELATED_SHARE: f64 = 0.25;
 
 /// How well a sentence is backed by its sources.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -432,11 +450,18 @@ fn assess(claim: &Claim, passage: &Passage, evidence: &Evidence) -> Assessment {
     let findings = bindings::compare(claim, evidence, &aligned, n);
     let contradicted = !findings.hard.is_empty();
     let mut reasons = findings.hard;
-    let verdict = if share < PARTIAL_SHARE || contradicted {
+    // Red only on hard evidence: a contradiction in a clause the sentence plainly speaks
+    // of, or a passage that hardly relates to it. A paraphrase the words cannot align
+    // (few key words, nothing contradicted) is amber: the reader should look.
+    let verdict = if share < UNRELATED_SHARE || (contradicted && share >= PARTIAL_SHARE) {
         if share < PARTIAL_SHARE {
             reasons.push(Message::FewKeyWords { found, total, n });
         }
         Verdict::Unsupported
+    } else if share < PARTIAL_SHARE {
+        reasons.extend(findings.soft);
+        reasons.push(Message::FewKeyWords { found, total, n });
+        Verdict::PartiallySupported
     } else if share < SUPPORTED_SHARE || !findings.soft.is_empty() {
         reasons.extend(findings.soft);
         if share < SUPPORTED_SHARE {
@@ -447,7 +472,7 @@ fn assess(claim: &Claim, passage: &Passage, evidence: &Evidence) -> Assessment {
         Verdict::Supported
     };
     let (s, e) = aligned.span(evidence);
-    let support = (share >= PARTIAL_SHARE).then(|| {
+    let support = (share >= UNRELATED_SHARE).then(|| {
         let before = passage.text[..s].chars().count();
         let len = passage.text[s..e].chars().count();
         Support {

@@ -44,6 +44,8 @@ const NEGATIONS_ZH: &[&str] = &[
     "勿",
 ];
 const NOT_NEGATIONS_ZH: &[&str] = &[
+    // 除非 opens an exception ("除非章程另有规定" for "章程另有规定的除外"), denying nothing.
+    "除非",
     "不同",
     "不仅",
     "不但",

@@ -390,3 +390,35 @@ fn hard_wrapped_lines_and_number_labels_stay_in_their_sentence() {
     assert_eq!(list_marker_len("一、总则"), 0);
     assert_eq!(list_marker_len("2、报销"), 4);
 }
+
+/// The colours mean what they say: red only on hard evidence (a value that contradicts
+/// the clause, a passage that hardly relates), amber for what the words cannot settle.
+#[test]
+fn red_is_for_hard_evidence_and_amber_for_what_words_cannot_settle() {
+    // A value against the clause's own value of the same kind: red, naming both.
+    let (v, reasons, _) = judged(
+        "员工因病请假的，须提供二级以上医院出具的病假证明，并提前5个工作日申请。",
+        &policy(),
+    );
+    assert_ne!(v, Verdict::Supported, "{reasons:?}");
+    let (v, reasons, span) = judged("请假3天以内的，提前3个工作日申请。", &policy());
+    assert_eq!(v, Verdict::Unsupported, "{reasons:?}");
+    assert!(
+        span.is_some_and(|s| s.contains("1个工作日")),
+        "the red span is the clause it contradicts"
+    );
+    // A number the clause has nothing of its kind to contradict, stated nowhere: the
+    // check cannot tell a made-up number from a unit it does not read. Amber, said why.
+    let (v, reasons, _) = judged(
+        "员工因病请假的，须在2日内提供二级以上医院出具的病假证明。",
+        &policy(),
+    );
+    assert_eq!(v, Verdict::PartiallySupported, "{reasons:?}");
+    assert!(reasons.iter().any(|r| r.contains("2日")), "{reasons:?}");
+    // A paraphrase sharing few key words, contradicting nothing: amber, not red.
+    let (v, reasons, _) = judged("身体不舒服想歇几天，得拿二级以上医院的证明。", &policy());
+    assert_eq!(v, Verdict::PartiallySupported, "{reasons:?}");
+    // Nothing related: red.
+    let (v, _, _) = judged("公司食堂每天中午十一点半开饭。", &policy());
+    assert_eq!(v, Verdict::Unsupported);
+}
