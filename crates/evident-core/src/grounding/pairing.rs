@@ -36,7 +36,9 @@ pub struct Mispairing {
 }
 
 /// Separators that end a part of a sentence: a comma-level break.
-const PART_BREAKS: &[char] = &['，', ',', '；', ';', '。', '：', ':', '\n', '！', '？'];
+const PART_BREAKS: &[char] = &[
+    '，', ',', '；', ';', '。', '：', ':', '\n', '！', '？', '、',
+];
 /// Separators that end a whole statement: what a part's lead-in may not cross.
 const STATEMENT_BREAKS: &[char] = &['；', ';', '。', '\n', '！', '？'];
 
@@ -48,6 +50,14 @@ fn parts(text: &str) -> Vec<(usize, usize)> {
         let english_stop = c == '.'
             && text[i + 1..].starts_with(' ')
             && !text[..i].ends_with(|p: char| p.is_ascii_digit());
+        // A list's items are parts too: "代表十分之一以上表决权的股东、三分之一以上董事或者
+        // 监事会" pairs each share with its own holder.
+        let alternative = text[i..].starts_with("或者") && i > start;
+        if alternative {
+            out.push((start, i));
+            start = i;
+            continue;
+        }
         if PART_BREAKS.contains(&c) && !is_thousands(text, i, c) || english_stop {
             let end = i + c.len_utf8();
             if !text[start..i].trim().is_empty() {
@@ -150,11 +160,10 @@ pub fn mispairings(claim: &Claim, source: &str, source_q: &[Quantity]) -> Vec<Mi
             // Only parts that state a value of the same kind: a tier of its own.
             // (Parts with other values told apart by words alone were tried: they cost
             // more faithful sentences than they caught mistakes.)
-            for other in source_q.iter().filter(|s| {
-                s.dimension == q.dimension
-                    && !s.same_value(q)
-                    && !claim.quantities.iter().any(|c| c.same_value(s))
-            }) {
+            for other in source_q
+                .iter()
+                .filter(|s| s.dimension == q.dimension && !s.same_value(q))
+            {
                 let (xs, xe) = words_around(source, other.start, &source_values);
                 if (xs, xe) == (os, oe) || xs < oe && os < xe {
                     continue;
@@ -378,5 +387,29 @@ mod tests {
         );
         // The tier stated alone and right.
         assert!(check("临时会议要在召开十五日前通知各成员。", source).is_empty());
+        // The two numbers swapped in one sentence.
+        let m = check(
+            "年度会议提前十五日通知，临时会议提前二十日通知各成员。",
+            source,
+        );
+        assert!(!m.is_empty(), "{m:?}");
+    }
+
+    #[test]
+    fn list_items_pair_each_share_with_its_own_holder() {
+        let source =
+            "代表十分之一以上表决权的成员、三分之一以上理事或者监事，可以提议召开临时会议。";
+        let m = check(
+            "代表三分之一以上表决权的成员或者十分之一以上的理事，可以提议召开临时会议。",
+            source,
+        );
+        assert_eq!(m.len(), 2, "{m:?}");
+        assert!(
+            check(
+                "十分之一以上表决权的成员或者三分之一以上的理事，可以提议召开临时会议。",
+                source
+            )
+            .is_empty()
+        );
     }
 }
