@@ -333,7 +333,15 @@ n: number,
 /**
  * The condition, as the passage writes it.
  */
-condition: string, } } | { "code": "conflict", "params": { 
+condition: string, } } | { "code": "scope_differs", "params": { 
+/**
+ * The passage.
+ */
+n: number, 
+/**
+ * The sentence's word.
+ */
+word: string, } } | { "code": "conflict", "params": { 
 /**
  * The supporting passage.
  */

@@ -68,6 +68,10 @@ export function say(m: Message): string {
       return zh
         ? `[${m.params.n}] 只对“${m.params.condition}”这样规定，这句话省略了这个条件`
         : `[${m.params.n}] says this only for ${m.params.condition}; the sentence leaves that out`;
+    case "scope_differs":
+      return zh
+        ? `这句话说“${m.params.word}”，[${m.params.n}] 此处没有这样的范围，请核对适用范围`
+        : `the sentence says "${m.params.word}"; [${m.params.n}] sets no such scope here, so check who and what it covers`;
     case "conflict":
       return zh
         ? `[${m.params.support}] 支持这句话，但同样相关的 [${m.params.contradicts}] 说法不同`

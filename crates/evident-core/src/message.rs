@@ -156,6 +156,14 @@ pub enum Message {
         /// The condition, as the passage writes it.
         condition: String,
     },
+    /// The sentence widens or narrows the rule with a word of scope (所有, 一律, only,
+    /// every) that the passage does not use there.
+    ScopeDiffers {
+        /// The passage.
+        n: usize,
+        /// The sentence's word.
+        word: String,
+    },
     /// One passage supports the sentence and another, at least as relevant, says
     /// otherwise.
     Conflict {
@@ -397,6 +405,12 @@ impl Message {
             }
             M::ConditionDropped { n, condition } => {
                 format!("[{n}] says this only for {condition}; the sentence leaves that out")
+            }
+            M::ScopeDiffers { n, word } if zh => {
+                format!("这句话说“{word}”，[{n}] 此处没有这样的范围，请核对适用范围")
+            }
+            M::ScopeDiffers { n, word } => {
+                format!("the sentence says \"{word}\"; [{n}] sets no such scope here, so check who and what it covers")
             }
             M::Conflict {
                 support,

@@ -126,6 +126,19 @@ fn numbers_stand_with_their_own_words_and_actors_with_their_duties() {
     );
     assert_eq!(v.verdict, Verdict::Supported, "{:?}", v.reasons);
 
+    // A word of scope the article does not use: amber, naming the word.
+    let v = judged(
+        &store,
+        "只有未办理社会保险登记的，才由社会保险经办机构核定其应当缴纳的社会保险费。",
+        art58,
+    );
+    assert_eq!(v.verdict, Verdict::PartiallySupported, "{:?}", v.reasons);
+    assert!(
+        v.reasons.iter().any(|r| r.contains("只有")),
+        "{:?}",
+        v.reasons
+    );
+
     // 劳动争议调解仲裁法 第二十九条: 五日, which 十五日 contains.
     let art29 =
         "劳动争议仲裁委员会收到仲裁申请之日起五日内，认为符合受理条件的，应当受理，并通知申请人";

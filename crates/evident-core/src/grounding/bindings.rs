@@ -298,6 +298,14 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
             });
         }
     }
+    // A word of scope the clause does not use: the claim widens the rule (所有, 一律,
+    // every) or narrows it (仅, only). Words cannot say whether the scope still holds,
+    // so the reader is asked to look.
+    if f.hard.is_empty()
+        && let Some(word) = scope_word_added(&claim.text, &here)
+    {
+        f.soft.push(Message::ScopeDiffers { n, word });
+    }
     // Conditions the claim drops: a tier's range it says nothing of, a group it leaves
     // out. Only for claims whose facts hold, or the reason would pile up.
     if f.hard.is_empty() {
@@ -313,6 +321,56 @@ fn without_conditions(ev: &Evidence, aligned: &Aligned) -> String {
     let (start, end) = aligned.span(ev);
     let conditions: Vec<(usize, usize)> = aligned.conditions(ev).copied().collect();
     without_spans(&ev.text, start, end, &conditions)
+}
+
+/// Words that widen a rule to everyone or every case.
+const WIDENING: &[&str] = &[
+    "所有",
+    "全部",
+    "任何",
+    "一律",
+    "一切",
+    "凡是",
+    "无论",
+    "不论",
+    "不管",
+    "all",
+    "every",
+    "everyone",
+    "anyone",
+    "always",
+    "regardless",
+    "whether or not",
+    "no matter",
+];
+/// Words that narrow a rule to some.
+const NARROWING: &[&str] = &[
+    "仅",
+    "只有",
+    "只需",
+    "仅限",
+    "限于",
+    "only",
+    "solely",
+    "exclusively",
+];
+
+/// Whether `text` holds `w`, as a whole word when it is English.
+fn holds_word(lower: &str, w: &str) -> bool {
+    lower.match_indices(w).any(|(at, _)| {
+        !w.is_ascii()
+            || !lower[..at].ends_with(|c: char| c.is_ascii_alphabetic())
+                && !lower[at + w.len()..].starts_with(|c: char| c.is_ascii_alphabetic())
+    })
+}
+
+/// A word of scope the claim uses while the clause uses none of its kind.
+fn scope_word_added(claim: &str, clause: &str) -> Option<String> {
+    let (claim, clause) = (claim.to_lowercase(), clause.to_lowercase());
+    [WIDENING, NARROWING].into_iter().find_map(|kind| {
+        let said = kind.iter().find(|w| holds_word(&claim, w))?;
+        (!kind.iter().any(|w| holds_word(&clause, w))).then(|| (*said).to_owned())
+    })
 }
 
 /// Words that restrict a rule to what follows them.
