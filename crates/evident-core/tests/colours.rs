@@ -91,6 +91,20 @@ fn numbers_stand_with_their_own_words_and_actors_with_their_duties() {
         "the reason names the agency's own deadline: {:?}",
         v.reasons
     );
+    // The same sentence without a citation, as "Check a text" judges it against what
+    // its own words retrieve: a passage sharing few key words is no support to set
+    // against the article that contradicts it.
+    let claim = "社会保险经办机构应当自收到申请之日起三十日内予以审核，发给社会保险登记证件。";
+    let options = SearchOptions {
+        k: 8,
+        floor: 0.0,
+        ..SearchOptions::default()
+    };
+    let passages = search(&store, claim, &Aliases::default(), &options)
+        .expect("search runs")
+        .passages;
+    let v = check(claim, &passages);
+    assert_eq!(v[0].verdict, Verdict::Unsupported, "{:?}", v[0].reasons);
     let v = judged(
         &store,
         "社会保险经办机构收到申请后，要在十五天内审核并发给社会保险登记证件。",

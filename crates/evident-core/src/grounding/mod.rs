@@ -373,7 +373,13 @@ fn judge_whole(
                                 contradicts: other.n,
                             });
                             reasons.extend(other.reasons.iter().cloned());
-                            verdict = Verdict::PartiallySupported;
+                            // A passage sharing few key words is no support to set
+                            // against a relevant one that contradicts: red.
+                            verdict = if best.share < PARTIAL_SHARE {
+                                Verdict::Unsupported
+                            } else {
+                                Verdict::PartiallySupported
+                            };
                         }
                         None => reasons.push(Message::UncitedButSupported { n: s.n }),
                     }
