@@ -12,7 +12,7 @@ mod common;
 use evident_core::extract::pdf::PdfReader;
 use evident_core::grounding::{SentenceVerdict, Verdict, check};
 use evident_core::import::{ImportOptions, Importer};
-use evident_core::search::{Aliases, SearchOptions, search};
+use evident_core::search::{Aliases, Passage, SearchOptions, search};
 use evident_core::store::Store;
 
 const LAWS: &[&str] = &[
@@ -36,23 +36,25 @@ fn squash(s: &str) -> String {
 
 /// Checks `claim` as an answer would be checked: the passages its words retrieve, the
 /// claim citing the one that holds `source` (the article it was written from).
-fn judged(store: &Store, claim: &str, source: &str) -> SentenceVerdict {
+/// The top 8 passages `text` retrieves, as an answer's sentences are checked against.
+fn retrieved(store: &Store, text: &str) -> Vec<Passage> {
     let options = SearchOptions {
         k: 8,
         floor: 0.0,
         ..SearchOptions::default()
     };
-    let mut passages = search(store, claim, &Aliases::default(), &options)
+    search(store, text, &Aliases::default(), &options)
         .expect("search runs")
-        .passages;
+        .passages
+}
+
+fn judged(store: &Store, claim: &str, source: &str) -> SentenceVerdict {
+    let mut passages = retrieved(store, claim);
     if !passages
         .iter()
         .any(|p| squash(&p.text).contains(&squash(source)))
     {
-        let by_source = search(store, source, &Aliases::default(), &options)
-            .expect("search runs")
-            .passages;
-        let holder = by_source
+        let holder = retrieved(store, source)
             .into_iter()
             .find(|p| squash(&p.text).contains(&squash(source)))
             .expect("the source article is retrieved by its own words");
@@ -95,15 +97,7 @@ fn numbers_stand_with_their_own_words_and_actors_with_their_duties() {
     // its own words retrieve: a passage sharing few key words is no support to set
     // against the article that contradicts it.
     let claim = "社会保险经办机构应当自收到申请之日起三十日内予以审核，发给社会保险登记证件。";
-    let options = SearchOptions {
-        k: 8,
-        floor: 0.0,
-        ..SearchOptions::default()
-    };
-    let passages = search(&store, claim, &Aliases::default(), &options)
-        .expect("search runs")
-        .passages;
-    let v = check(claim, &passages);
+    let v = check(claim, &retrieved(&store, claim));
     assert_eq!(v[0].verdict, Verdict::Unsupported, "{:?}", v[0].reasons);
     let v = judged(
         &store,
