@@ -34,8 +34,6 @@ fn squash(s: &str) -> String {
     s.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
-/// Checks `claim` as an answer would be checked: the passages its words retrieve, the
-/// claim citing the one that holds `source` (the article it was written from).
 /// The top 8 passages `text` retrieves, as an answer's sentences are checked against.
 fn retrieved(store: &Store, text: &str) -> Vec<Passage> {
     let options = SearchOptions {
@@ -48,6 +46,8 @@ fn retrieved(store: &Store, text: &str) -> Vec<Passage> {
         .passages
 }
 
+/// Checks `claim` as an answer would be checked: the passages its words retrieve, the
+/// claim citing the one that holds `source` (the article it was written from).
 fn judged(store: &Store, claim: &str, source: &str) -> SentenceVerdict {
     let mut passages = retrieved(store, claim);
     if !passages
