@@ -168,3 +168,30 @@ fn numbers_stand_with_their_own_words_and_actors_with_their_duties() {
     );
     assert_eq!(v.verdict, Verdict::Supported, "{:?}", v.reasons);
 }
+
+#[test]
+fn each_part_of_a_rule_keeps_its_own_duty_or_permission() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = library(dir.path());
+
+    // 劳动争议调解仲裁法 第二十四条 permits (当事人可以委托代理人) and then obliges
+    // (委托他人…应当…提交委托书): a claim about the duty is judged by the part that
+    // states it, not by the permission beside it.
+    let art24 = "当事人可以委托代理人参加仲裁活动。委托他人参加仲裁活动，应当向劳动争议仲裁委员会提交有委托人签名或者盖章的委托书，委托书应当载明委托事项和权限";
+    let v = judged(
+        &store,
+        "当事人委托代理人参加仲裁活动，委托书须载明委托事项和权限。",
+        art24,
+    );
+    assert_eq!(v.verdict, Verdict::Supported, "{:?}", v.reasons);
+    // The permission made a duty: red, naming both words.
+    let v = judged(&store, "当事人必须委托代理人参加仲裁活动。", art24);
+    assert_eq!(v.verdict, Verdict::Unsupported, "{:?}", v.reasons);
+    assert!(
+        v.reasons
+            .iter()
+            .any(|r| r.contains("可以") && r.contains("必须")),
+        "{:?}",
+        v.reasons
+    );
+}

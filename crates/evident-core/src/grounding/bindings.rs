@@ -234,8 +234,17 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
         Some(Reversal::SourceDenies) => f.hard.push(Message::SourceNegative { n }),
         None => {}
     }
-    if let Some((source, said)) = modality::mismatch(&claim.text, &here) {
-        let zh = claim.text.chars().any(crate::text::normalize::is_cjk);
+    let zh = claim.text.chars().any(crate::text::normalize::is_cjk);
+    // Each part that obliges, permits or denies, beside the source's part that says
+    // the same: the clause may turn one rule two ways (可以…提供, 但…不得超过).
+    let turns = pairing::part_turns(&claim.text, &ev.text);
+    if let Some((source, said)) = modality::mismatch(&claim.text, &here)
+        // The claim's part with that turn has a part of the source that shares it
+        // (a second sentence: 董事会作出决议应当经…).
+        && !turns
+            .iter()
+            .any(|t| t.claim_modality == Some(said) && t.source_modality == Some(said))
+    {
         f.hard.push(Message::ModalityDiffers {
             n,
             source: source.word(zh).to_owned(),
@@ -258,6 +267,21 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
                 source: source_actor,
             });
         }
+    }
+    // Within the aligned clause, a part that turns the same words the other way.
+    if f.hard.is_empty()
+        && let Some((said, source)) = pairing::part_turns(&claim.text, &here)
+            .iter()
+            .find_map(|t| match (t.claim_modality, t.source_modality) {
+                (Some(said), Some(source)) if said != source => Some((said, source)),
+                _ => None,
+            })
+    {
+        f.hard.push(Message::ModalityDiffers {
+            n,
+            source: source.word(zh).to_owned(),
+            claim: said.word(zh).to_owned(),
+        });
     }
     for (source_word, claim_word) in qualifiers::mismatches(claim, &here) {
         f.hard.push(Message::QualifierMismatch {

@@ -19,6 +19,8 @@
 use std::collections::HashSet;
 
 use super::claims::{Claim, token_set};
+use super::modality::{self, Modality};
+use super::negation;
 use crate::search::stopwords::is_stop_word;
 use crate::text::quantity::Quantity;
 
@@ -283,20 +285,9 @@ pub fn actor_swaps(claim: &str, source: &str) -> Vec<(String, String, String)> {
         if does.len() < 2 {
             continue;
         }
-        // The source's part that says most of it.
-        let best = parts(source)
-            .into_iter()
-            .map(|(xs, xe)| {
-                let words = marks(&source[xs..xe]);
-                (does.intersection(&words).count(), xs, xe)
-            })
-            .max_by_key(|&(n, xs, _)| (n, std::cmp::Reverse(xs)));
-        let Some((shared, xs, xe)) = best else {
+        let Some((xs, xe)) = part_saying(&does, source) else {
             continue;
         };
-        if shared * 2 < does.len() || shared < 2 {
-            continue;
-        }
         let here: Vec<&(usize, usize, &str)> =
             stated.iter().filter(|a| a.0 >= xs && a.1 <= xe).collect();
         if here.is_empty() || here.iter().any(|a| a.2 == name) {
@@ -311,6 +302,64 @@ pub fn actor_swaps(claim: &str, source: &str) -> Vec<(String, String, String)> {
                 .join(" / "),
             source[xs..xe].trim().to_owned(),
         ));
+    }
+    out
+}
+
+/// The part of `source` that says most of `does` (content words), when it says at
+/// least two of them and half.
+fn part_saying(does: &HashSet<String>, source: &str) -> Option<(usize, usize)> {
+    let (shared, xs, xe) = parts(source)
+        .into_iter()
+        .map(|(xs, xe)| {
+            let words = marks(&source[xs..xe]);
+            (does.intersection(&words).count(), xs, xe)
+        })
+        .max_by_key(|&(n, xs, _)| (n, std::cmp::Reverse(xs)))?;
+    (shared * 2 >= does.len() && shared >= 2).then_some((xs, xe))
+}
+
+/// How one part of the claim turns its rule, beside the part of the source that says
+/// the same thing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartTurn {
+    /// The claim's part, as written.
+    pub claim_part: String,
+    /// The source's part that says most of it, as written.
+    pub source_part: String,
+    /// The modality the claim's part states, when it states one.
+    pub claim_modality: Option<Modality>,
+    /// The modality the source's part states, when it states one.
+    pub source_modality: Option<Modality>,
+}
+
+/// The parts of `claim` that oblige, permit or deny, each beside the part of `source`
+/// that says the same thing. A passage often turns one rule two ways ("公司可以…提供财务
+/// 资助，但…累计总额不得超过…"): the whole clause holds both 可以 and 不得, so only the
+/// part that says what the claim's part says can confirm or contradict its turn.
+pub fn part_turns(claim: &str, source: &str) -> Vec<PartTurn> {
+    let single = |t: &str| match modality::modalities(t).as_slice() {
+        [m] => Some(*m),
+        _ => None,
+    };
+    let mut out = Vec::new();
+    for (ps, pe) in parts(claim) {
+        let part = &claim[ps..pe];
+        let claim_modality = single(part);
+        if claim_modality.is_none() && negation::denials(part).is_empty() {
+            continue;
+        }
+        let does = marks(part);
+        let Some((xs, xe)) = part_saying(&does, source) else {
+            continue;
+        };
+        let source_part = &source[xs..xe];
+        out.push(PartTurn {
+            claim_part: part.trim().to_owned(),
+            source_part: source_part.trim().to_owned(),
+            claim_modality,
+            source_modality: single(source_part),
+        });
     }
     out
 }
@@ -355,6 +404,29 @@ mod tests {
             )
             .is_empty()
         );
+    }
+
+    #[test]
+    fn each_part_turns_beside_the_source_part_that_says_it() {
+        // 劳动争议调解仲裁法 第十二条: a permission, then a duty.
+        let source = "当事人申请劳动争议调解可以书面申请，也可以口头申请。口头申请的，\
+                      调解组织应当当场记录申请人基本情况、申请调解的争议事项、理由和时间。";
+        let turns = part_turns(
+            "调解组织须当场记录申请人基本情况、争议事项、理由和时间。",
+            source,
+        );
+        assert_eq!(turns.len(), 1, "{turns:?}");
+        assert_eq!(turns[0].claim_modality, Some(Modality::Must));
+        assert_eq!(turns[0].source_modality, Some(Modality::Must));
+        assert!(turns[0].source_part.starts_with("调解组织应当当场记录"));
+        let turns = part_turns("调解组织可以当场记录申请人基本情况。", source);
+        assert_eq!(
+            (turns[0].claim_modality, turns[0].source_modality),
+            (Some(Modality::May), Some(Modality::Must))
+        );
+        // A part without a turn, or that says nothing of the source, is left out.
+        assert!(part_turns("调解组织当场记录申请人基本情况。", source).is_empty());
+        assert!(part_turns("员工可以申请年休假。", source).is_empty());
     }
 
     #[test]

@@ -161,6 +161,10 @@ const UNITS: &[(&str, Unit, f64)] = &[
     ("¢", Unit::Usd, 0.01),
 ];
 
+/// Chinese measure words that count people and things: a unit of their own, so the
+/// bound word after them is read ("一个以上五十个以下股东").
+const MEASURE_WORDS: &str = "个人名位次家项件份";
+
 #[derive(Debug, Clone, Copy)]
 enum Unit {
     Days,
@@ -417,6 +421,18 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
         }
     }
     found.sort_by_key(|f| f.0);
+    // 2/3, 1/3 以上: a fraction written with a slash (not a date, 2019/03/10).
+    let mut fractions = Vec::new();
+    for i in (0..found.len().saturating_sub(1)).rev() {
+        let ((s, e, a), (bs, be, b)) = (found[i], found[i + 1]);
+        let slash = text.get(e..bs) == Some("/");
+        let lone = !text[..s].ends_with('/') && !text[be..].starts_with('/');
+        if slash && lone && a >= 1.0 && a < b && b <= 20.0 && a.fract() == 0.0 {
+            found[i] = (s, be, a / b);
+            found.remove(i + 1);
+            fractions.push(s);
+        }
+    }
     // 上一年度, 下一年: the year before, not one year.
     found.retain(|&(start, end, value)| {
         !(value == 1.0
@@ -446,6 +462,9 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
             out[i].dimension = out[i + 1].dimension.clone();
             out[i].end = found[i].1;
         }
+    }
+    for q in out.iter_mut().filter(|q| fractions.contains(&q.start)) {
+        q.dimension = Dimension::Ratio;
     }
     out
 }
@@ -552,6 +571,11 @@ fn quantity(text: &str, start: usize, end: usize, value: f64) -> Quantity {
                     .trim_end_matches('s')
                     .to_owned()
             } else {
+                // A measure word (五十个以下, 二百人以上) is the unit: the bound word
+                // after it bounds the number.
+                if MEASURE_WORDS.contains(c) && space == 0 {
+                    unit_end = end + gap + c.len_utf8();
+                }
                 c.to_string()
             };
             dimension = Dimension::Count(unit);
@@ -566,6 +590,10 @@ fn quantity(text: &str, start: usize, end: usize, value: f64) -> Quantity {
         .find(|(w, _)| ends_with_word(before, w))
         .or_else(|| AFTER.iter().find(|(w, _)| tail.starts_with(w)))
         .map_or(Direction::Exact, |(_, d)| *d);
+    let direction = match direction {
+        Direction::Exact if dimension == Dimension::Ratio => share_bound(before),
+        d => d,
+    };
     let direction = if approx && direction == Direction::Exact {
         Direction::MoreThan
     } else {
@@ -640,6 +668,35 @@ pub fn bound_span(text: &str, q: &Quantity) -> (usize, usize) {
     (start, end)
 }
 
+/// The bound of a share whose whole stands between the bound word and the number:
+/// 不得超过已发行股本总额的百分之十, 不低于职工总数的三分之一.
+fn share_bound(before: &str) -> Direction {
+    let before = ["百分之", "千分之", "万分之"]
+        .iter()
+        .find_map(|w| before.strip_suffix(w))
+        .unwrap_or(before);
+    let Some(whole) = before.strip_suffix('的') else {
+        return Direction::Exact;
+    };
+    BEFORE
+        .iter()
+        .filter(|(w, _)| !w.is_ascii())
+        .filter_map(|(w, d)| {
+            let at = whole.rfind(w)?;
+            let between = &whole[at + w.len()..];
+            // A noun phrase: a few Chinese characters, no number, no break.
+            let noun = between.chars().count() <= 12
+                && between.chars().all(|c| {
+                    crate::text::normalize::is_cjk(c)
+                        && !"零一二三四五六七八九十百千万两".contains(c)
+                });
+            // The longest bound word at the latest place (不得超过, not 超过).
+            noun.then_some((at + w.len(), w.len(), *d))
+        })
+        .max_by_key(|&(end, len, _)| (end, len))
+        .map_or(Direction::Exact, |(_, _, d)| d)
+}
+
 /// Whether `text` ends with the bound word `w`, as a whole word when it is English.
 fn ends_with_word(text: &str, w: &str) -> bool {
     // "of up to", "the first": skip a few filler words between bound and number.
@@ -709,6 +766,7 @@ mod tests {
         assert!(same("20,000元", "贰万元"));
         assert!(same("2万元", "两万元"));
         assert!(same("eight weeks", "56 days"));
+        assert!(same("2/3以上", "三分之二以上"));
         assert!(same("一年半", "十八个月"));
         assert!(same("两个半月", "2.5 months"));
         assert!(same("a 4-year vesting", "48 months"));
@@ -748,6 +806,29 @@ mod tests {
             "a percentage is no fraction of 百"
         );
         assert_eq!(q("不少于98天的产假")[0].2, Direction::AtLeast);
+        // A measure word is the unit; the bound after it bounds the number.
+        let panel = q("评审小组由三人以上七人以下组成");
+        assert_eq!(panel[0].2, Direction::AtLeast);
+        assert_eq!(
+            panel[1],
+            (7.0, Dimension::Count("人".into()), Direction::AtMost)
+        );
+        // A share's whole stands between the bound and the number.
+        assert_eq!(
+            q("年度奖金不得超过本人年薪的百分之二十")[0].2,
+            Direction::AtMost
+        );
+        assert_eq!(q("不低于职工总数的三分之一")[0].2, Direction::AtLeast);
+        assert_eq!(
+            q("职工代表的比例为百分之十")[0].2,
+            Direction::Exact,
+            "no bound word, no bound"
+        );
+        assert_eq!(
+            q("2019/03/10")[0].1,
+            Dimension::Bare,
+            "a date is no fraction"
+        );
         assert_eq!(q("at least 3 years")[0].2, Direction::AtLeast);
         assert_eq!(q("up to 20 days")[0].2, Direction::AtMost);
         assert_eq!(q("a minimum of 5 days")[0].2, Direction::AtLeast);
