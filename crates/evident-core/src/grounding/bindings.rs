@@ -347,26 +347,22 @@ fn without_conditions(ev: &Evidence, aligned: &Aligned) -> String {
     without_spans(&ev.text, start, end, &conditions)
 }
 
-/// Words that widen a rule to everyone or every case.
+/// Words that widen a rule to everyone or everything.
 const WIDENING: &[&str] = &[
-    "所有",
-    "全部",
-    "任何",
-    "一律",
-    "一切",
-    "凡是",
+    "所有", "全部", "全体", "任何", "一律", "一切", "凡是", "all", "every", "everyone", "anyone",
+    "always",
+];
+/// Words that drop a rule's condition: it holds whatever the case.
+const UNCONDITIONAL: &[&str] = &[
     "无论",
     "不论",
     "不管",
-    "all",
-    "every",
-    "everyone",
-    "anyone",
-    "always",
     "regardless",
     "whether or not",
     "no matter",
 ];
+/// Words that make a condition enough by itself.
+const SUFFICIENT_ALONE: &[&str] = &["只要", "as long as"];
 /// Words that narrow a rule to some.
 const NARROWING: &[&str] = &[
     "仅",
@@ -391,10 +387,12 @@ fn holds_word(lower: &str, w: &str) -> bool {
 /// A word of scope the claim uses while the clause uses none of its kind.
 fn scope_word_added(claim: &str, clause: &str) -> Option<String> {
     let (claim, clause) = (claim.to_lowercase(), clause.to_lowercase());
-    [WIDENING, NARROWING].into_iter().find_map(|kind| {
-        let said = kind.iter().find(|w| holds_word(&claim, w))?;
-        (!kind.iter().any(|w| holds_word(&clause, w))).then(|| (*said).to_owned())
-    })
+    [WIDENING, UNCONDITIONAL, SUFFICIENT_ALONE, NARROWING]
+        .into_iter()
+        .find_map(|kind| {
+            let said = kind.iter().find(|w| holds_word(&claim, w))?;
+            (!kind.iter().any(|w| holds_word(&clause, w))).then(|| (*said).to_owned())
+        })
 }
 
 /// Words that restrict a rule to what follows them.
