@@ -195,3 +195,32 @@ fn each_part_of_a_rule_keeps_its_own_duty_or_permission() {
         v.reasons
     );
 }
+
+#[test]
+fn whoever_stands_in_the_doers_slot_must_be_the_sources() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = library(dir.path());
+
+    // 劳动争议调解仲裁法 第十二条: the mediation body records an oral application; the
+    // applicant is only named in what it records.
+    let art12 = "口头申请的，调解组织应当当场记录申请人基本情况、申请调解的争议事项、理由和时间。";
+    let v = judged(
+        &store,
+        "口头申请调解的，由申请人当场记录基本情况、争议事项、理由和时间。",
+        art12,
+    );
+    assert_eq!(v.verdict, Verdict::Unsupported, "{:?}", v.reasons);
+    assert!(
+        v.reasons
+            .iter()
+            .any(|r| r.contains("申请人") && r.contains("调解组织")),
+        "the reason names both doers: {:?}",
+        v.reasons
+    );
+    let v = judged(
+        &store,
+        "口头申请的，调解组织应当当场记录申请人基本情况、申请调解的争议事项、理由和时间。",
+        art12,
+    );
+    assert_eq!(v.verdict, Verdict::Supported, "{:?}", v.reasons);
+}

@@ -13,7 +13,7 @@ use super::align::{Aligned, Evidence};
 use super::claims::{Claim, token_set};
 use super::clauses::without_spans;
 use super::negation::{Reversal, reversal};
-use super::{modality, pairing, qualifiers, roles};
+use super::{doers, modality, pairing, qualifiers, roles};
 use crate::answer::conditions::ranges;
 use crate::message::Message;
 use crate::text::quantity::{Dimension, Quantity};
@@ -281,6 +281,18 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
             n,
             source: source.word(zh).to_owned(),
             claim: said.word(zh).to_owned(),
+        });
+    }
+    // Someone else in the doer's slot (由公司负责通知 for 人民法院…应当通知公司).
+    if f.hard.is_empty()
+        && let Some((said, stated, _)) = doers::doer_swaps(&claim.text, &here, &ev.text)
+            .into_iter()
+            .next()
+    {
+        f.hard.push(Message::RoleDiffers {
+            n,
+            claim: said,
+            source: stated,
         });
     }
     for (source_word, claim_word) in qualifiers::mismatches(claim, &here) {

@@ -45,7 +45,7 @@ const PART_BREAKS: &[char] = &[
 const STATEMENT_BREAKS: &[char] = &['；', ';', '。', '\n', '！', '？'];
 
 /// The byte ranges of `text`'s comma-level parts.
-fn parts(text: &str) -> Vec<(usize, usize)> {
+pub(super) fn parts(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut start = 0;
     for (i, c) in text.char_indices() {
@@ -86,6 +86,20 @@ fn ends_statement(text: &str, e: usize) -> bool {
         .is_some_and(|c| STATEMENT_BREAKS.contains(&c) || c == '.')
 }
 
+/// The parts of the statement that holds byte `at`, from its first part to the one
+/// that holds `at`.
+pub(super) fn statement_parts(text: &str, at: usize) -> Vec<(usize, usize)> {
+    let ps = parts(text);
+    let Some(i) = ps.iter().position(|&(s, e)| at >= s && at < e) else {
+        return Vec::new();
+    };
+    let mut first = i;
+    while first > 0 && !ends_statement(text, ps[first - 1].1) {
+        first -= 1;
+    }
+    ps[first..=i].to_vec()
+}
+
 /// The words around the value at byte `at`: its part, and the parts before it in the
 /// same statement until one that holds another value (the condition that leads to it:
 /// "对虚报注册资本的公司，处以…").
@@ -117,7 +131,7 @@ fn blank(text: &str, spans: &[(usize, usize)]) -> String {
 }
 
 /// The words of a span that can tell parts apart: content words, not stop words.
-fn marks(text: &str) -> HashSet<String> {
+pub(super) fn marks(text: &str) -> HashSet<String> {
     token_set(text)
         .into_iter()
         .filter(|t| {
@@ -308,7 +322,16 @@ pub fn actor_swaps(claim: &str, source: &str) -> Vec<(String, String, String)> {
 
 /// The part of `source` that says most of `does` (content words), when it says at
 /// least two of them and half.
-fn part_saying(does: &HashSet<String>, source: &str) -> Option<(usize, usize)> {
+pub(super) fn part_saying(does: &HashSet<String>, source: &str) -> Option<(usize, usize)> {
+    part_saying_at_least(does, source, 2)
+}
+
+/// [`part_saying`], with at least `least` words shared.
+pub(super) fn part_saying_at_least(
+    does: &HashSet<String>,
+    source: &str,
+    least: usize,
+) -> Option<(usize, usize)> {
     let (shared, xs, xe) = parts(source)
         .into_iter()
         .map(|(xs, xe)| {
@@ -316,7 +339,7 @@ fn part_saying(does: &HashSet<String>, source: &str) -> Option<(usize, usize)> {
             (does.intersection(&words).count(), xs, xe)
         })
         .max_by_key(|&(n, xs, _)| (n, std::cmp::Reverse(xs)))?;
-    (shared * 2 >= does.len() && shared >= 2).then_some((xs, xe))
+    (shared * 2 >= does.len() && shared >= least).then_some((xs, xe))
 }
 
 /// How one part of the claim turns its rule, beside the part of the source that says
