@@ -127,22 +127,23 @@ const PARTY_ENDINGS_ZH: &[&str] = &[
 /// Characters a Chinese doer's name does not cross, going back from its modal.
 const NAME_BREAKS_ZH: &str = "，,；;。：:、的由经向对是和及或后前时";
 
-/// English words of duty or permission: the noun phrase before one is its doer.
-const MODALS_EN: &[&str] = &[
-    "will",
-    "must",
-    "shall",
-    "should",
-    "has to",
-    "have to",
-    "needs to",
-    "need to",
-    "is required to",
-    "are required to",
-    "is responsible for",
-    "are responsible for",
-    "can",
-    "may",
+/// English words of duty or permission, word by word: the noun phrase before one is
+/// its doer.
+const MODALS_EN: &[&[&str]] = &[
+    &["will"],
+    &["must"],
+    &["shall"],
+    &["should"],
+    &["has", "to"],
+    &["have", "to"],
+    &["needs", "to"],
+    &["need", "to"],
+    &["is", "required", "to"],
+    &["are", "required", "to"],
+    &["is", "responsible", "for"],
+    &["are", "responsible", "for"],
+    &["can"],
+    &["may"],
 ];
 /// Words an English doer's name does not cross, going back from its modal.
 const NAME_BREAKS_EN: &[&str] = &[
@@ -275,16 +276,10 @@ fn doers_en(part: &str) -> Vec<String> {
             out.push(name_en(words[from.min(words.len())..].iter().copied()));
         }
         // X will / must / has to …
-        let modal = MODALS_EN.iter().any(|m| {
-            let m: Vec<&str> = m.split(' ').collect();
-            words[i..].starts_with(&m)
-        });
+        let modal = MODALS_EN.iter().find(|m| words[i..].starts_with(m));
         // "will be paid": a passive's subject is what is done, not who does it.
-        let passive = MODALS_EN.iter().any(|m| {
-            let m: Vec<&str> = m.split(' ').collect();
-            words[i..].starts_with(&m) && words.get(i + m.len()) == Some(&"be")
-        });
-        if modal && !passive && !words[..i].last().is_some_and(|w| is_modal_word(w)) {
+        let passive = modal.is_some_and(|m| words.get(i + m.len()) == Some(&"be"));
+        if modal.is_some() && !passive && !words[..i].last().is_some_and(|w| is_modal_word(w)) {
             let mut before: Vec<&str> = words[..i].to_vec();
             before.reverse();
             let name: Vec<String> = name_en(before.into_iter())
@@ -301,7 +296,7 @@ fn doers_en(part: &str) -> Vec<String> {
 }
 
 fn is_modal_word(w: &str) -> bool {
-    MODALS_EN.iter().any(|m| m.split(' ').next() == Some(w))
+    MODALS_EN.iter().any(|m| m.first() == Some(&w))
 }
 
 /// Whether two doer names name the same party: one holds the other ("经办机构" in

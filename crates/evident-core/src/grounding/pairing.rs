@@ -16,7 +16,9 @@
 //! value of the same kind (a tier: its own 十五日 against the claim's 二十日); otherwise
 //! it is a doubt the reader should look at.
 
-use std::collections::HashSet;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use super::claims::{Claim, token_set};
 use super::modality::{self, Modality};
@@ -131,7 +133,28 @@ fn blank(text: &str, spans: &[(usize, usize)]) -> String {
 }
 
 /// The words of a span that can tell parts apart: content words, not stop words.
+///
+/// Remembered per text (a passage's parts are read again for every part of every
+/// sentence compared with it), in a small cache per thread.
 pub(super) fn marks(text: &str) -> HashSet<String> {
+    thread_local! {
+        static SEEN: RefCell<HashMap<String, HashSet<String>>> = RefCell::new(HashMap::new());
+    }
+    if let Some(found) = SEEN.with(|seen| seen.borrow().get(text).cloned()) {
+        return found;
+    }
+    let found = read_marks(text);
+    SEEN.with(|seen| {
+        let mut seen = seen.borrow_mut();
+        if seen.len() >= 4096 {
+            seen.clear();
+        }
+        seen.insert(text.to_owned(), found.clone());
+    });
+    found
+}
+
+fn read_marks(text: &str) -> HashSet<String> {
     token_set(text)
         .into_iter()
         .filter(|t| {
@@ -332,14 +355,36 @@ pub(super) fn part_saying_at_least(
     source: &str,
     least: usize,
 ) -> Option<(usize, usize)> {
-    let (shared, xs, xe) = parts(source)
-        .into_iter()
-        .map(|(xs, xe)| {
-            let words = marks(&source[xs..xe]);
-            (does.intersection(&words).count(), xs, xe)
-        })
+    let (shared, xs, xe) = parts_with_marks(source)
+        .iter()
+        .map(|((xs, xe), words)| (does.intersection(words).count(), *xs, *xe))
         .max_by_key(|&(n, xs, _)| (n, std::cmp::Reverse(xs)))?;
     (shared * 2 >= does.len() && shared >= least).then_some((xs, xe))
+}
+
+/// The parts of `text` with their [`marks`], remembered per text like the marks.
+fn parts_with_marks(text: &str) -> Rc<Vec<((usize, usize), HashSet<String>)>> {
+    type Seen = HashMap<String, Rc<Vec<((usize, usize), HashSet<String>)>>>;
+    thread_local! {
+        static SEEN: RefCell<Seen> = RefCell::new(HashMap::new());
+    }
+    if let Some(found) = SEEN.with(|seen| seen.borrow().get(text).cloned()) {
+        return found;
+    }
+    let found: Rc<Vec<_>> = Rc::new(
+        parts(text)
+            .into_iter()
+            .map(|(s, e)| ((s, e), marks(&text[s..e])))
+            .collect(),
+    );
+    SEEN.with(|seen| {
+        let mut seen = seen.borrow_mut();
+        if seen.len() >= 1024 {
+            seen.clear();
+        }
+        seen.insert(text.to_owned(), Rc::clone(&found));
+    });
+    found
 }
 
 /// How one part of the claim turns its rule, beside the part of the source that says
