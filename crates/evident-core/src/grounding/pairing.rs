@@ -362,16 +362,19 @@ pub(super) fn part_saying_at_least(
     (shared * 2 >= does.len() && shared >= least).then_some((xs, xe))
 }
 
+/// A text's parts (byte ranges), each with its [`marks`].
+type MarkedParts = Rc<Vec<((usize, usize), HashSet<String>)>>;
+
 /// The parts of `text` with their [`marks`], remembered per text like the marks.
-fn parts_with_marks(text: &str) -> Rc<Vec<((usize, usize), HashSet<String>)>> {
-    type Seen = HashMap<String, Rc<Vec<((usize, usize), HashSet<String>)>>>;
+fn parts_with_marks(text: &str) -> MarkedParts {
+    type Seen = HashMap<String, MarkedParts>;
     thread_local! {
         static SEEN: RefCell<Seen> = RefCell::new(HashMap::new());
     }
     if let Some(found) = SEEN.with(|seen| seen.borrow().get(text).cloned()) {
         return found;
     }
-    let found: Rc<Vec<_>> = Rc::new(
+    let found: MarkedParts = Rc::new(
         parts(text)
             .into_iter()
             .map(|(s, e)| ((s, e), marks(&text[s..e])))
