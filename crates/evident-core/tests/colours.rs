@@ -224,3 +224,25 @@ fn whoever_stands_in_the_doers_slot_must_be_the_sources() {
     );
     assert_eq!(v.verdict, Verdict::Supported, "{:?}", v.reasons);
 }
+
+#[test]
+fn a_position_in_a_numbered_list_belongs_to_its_own_item() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = library(dir.path());
+
+    // 劳动争议调解仲裁法 第二条 lists the disputes it covers, (一) to (六).
+    let art2 = "（三）因除名、辞退和辞职、离职发生的争议";
+    let v = judged(
+        &store,
+        "劳动争议调解仲裁法适用的第二项争议，是因除名、辞退和辞职、离职发生的争议。",
+        art2,
+    );
+    assert_eq!(v.verdict, Verdict::Unsupported, "{:?}", v.reasons);
+    assert!(
+        v.reasons
+            .iter()
+            .any(|r| r.contains("第二") && r.contains("（三）")),
+        "the reason names the claim's position and the item's own: {:?}",
+        v.reasons
+    );
+}

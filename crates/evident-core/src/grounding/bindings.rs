@@ -190,6 +190,19 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
             });
         }
     }
+    // A position in a numbered list given to another item.
+    if f.hard.is_empty()
+        && let Some((word, at_position, described, mark)) =
+            pairing::ordinal_swaps(&claim.text, &here)
+    {
+        f.hard.push(Message::TierMismatch {
+            n,
+            value: word,
+            applies_to: at_position,
+            condition: described,
+            source_value: mark,
+        });
+    }
     // A condition restated wider than the source's ("满一年就有5天" for 已满1年不满10年的):
     // the claim's bounded ranges must lie inside the clause's condition ranges.
     if f.hard.is_empty() && aligned.conditions(ev).next().is_some() {

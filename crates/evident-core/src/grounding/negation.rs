@@ -74,7 +74,10 @@ const NEGATIONS_EN: &[&str] = &[
 const LEXICAL_NEGATIONS_EN: &[(&str, &[&str])] = &[
     ("unpaid", &["paid"]),
     ("unused", &["used"]),
-    ("optional", &["required", "mandatory"]),
+    (
+        "optional",
+        &["required", "mandatory", "enforce", "enforced", "enforces"],
+    ),
     ("prohibited", &["allowed", "permitted"]),
     ("forbidden", &["allowed", "permitted"]),
     ("waived", &["required", "charged"]),
@@ -512,6 +515,10 @@ mod tests {
         ));
         assert!(reverses("Leave is paid", "Leave is unpaid"));
         assert!(reverses("Attendance is required", "Attendance is optional"));
+        assert!(reverses(
+            "We enforce two-factor sign-in for every account.",
+            "Two-factor sign-in is optional for accounts."
+        ));
         assert!(reverses(
             "应尽量少安排夜班劳动",
             "不得延长劳动时间或者安排夜班劳动"

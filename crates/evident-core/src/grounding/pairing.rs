@@ -390,6 +390,110 @@ fn parts_with_marks(text: &str) -> MarkedParts {
     found
 }
 
+/// Ordinal words, by position: "the second of the changes", 第二项.
+const ORDINALS_EN: &[&str] = &["first", "second", "third", "fourth", "fifth", "sixth"];
+const ORDINALS_ZH: &[&str] = &["第一", "第二", "第三", "第四", "第五", "第六"];
+/// What a Chinese ordinal must count to be a list's position (not 第二条, 第一次).
+const ORDINAL_NOUNS_ZH: &[char] = &['项', '种', '类', '步', '点'];
+/// How list items are numbered: (1) （1） (一) （一）, by position.
+const ITEM_MARKS: &[[&str; 4]] = &[
+    ["(1)", "（1）", "(一)", "（一）"],
+    ["(2)", "（2）", "(二)", "（二）"],
+    ["(3)", "（3）", "(三)", "（三）"],
+    ["(4)", "（4）", "(四)", "（四）"],
+    ["(5)", "（5）", "(五)", "（五）"],
+    ["(6)", "（6）", "(六)", "（六）"],
+];
+
+/// A position in a numbered list the claim gives to another item: `(the claim's
+/// ordinal, the item at that position, the item the claim's words describe, its mark)`.
+/// "The second of the four changes is changing the routing…" for a source whose (2)
+/// installs software and whose (4) changes the routing.
+pub fn ordinal_swaps(claim: &str, source: &str) -> Option<(String, String, String, String)> {
+    let lower = claim.to_lowercase();
+    let (position, word) = ORDINALS_EN
+        .iter()
+        .enumerate()
+        .find(|(_, w)| {
+            lower.match_indices(**w).any(|(at, _)| {
+                !lower[..at].ends_with(|c: char| c.is_ascii_alphabetic())
+                    && !lower[at + w.len()..].starts_with(|c: char| c.is_ascii_alphabetic())
+            })
+        })
+        .or_else(|| {
+            ORDINALS_ZH.iter().enumerate().find(|(_, w)| {
+                claim
+                    .match_indices(**w)
+                    .any(|(at, _)| claim[at + w.len()..].starts_with(ORDINAL_NOUNS_ZH))
+            })
+        })?;
+    // The source's items, each from its mark to the next (or the statement's end).
+    let mut items: Vec<(usize, usize, usize)> = Vec::new();
+    let mut item_marks: Vec<&str> = Vec::new();
+    for (i, marks) in ITEM_MARKS.iter().enumerate() {
+        if let Some((at, mark)) = marks
+            .iter()
+            .filter_map(|m| Some((source.find(m)?, *m)))
+            .min()
+        {
+            items.push((i, at, source.len()));
+            item_marks.push(mark);
+        }
+    }
+    if items.len() < 2 {
+        return None;
+    }
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.sort_by_key(|&k| items[k].1);
+    let (items_sorted, written_sorted): (Vec<_>, Vec<_>) =
+        order.iter().map(|&k| (items[k], item_marks[k])).unzip();
+    let (mut items, item_marks) = (items_sorted, written_sorted);
+    for k in 0..items.len() - 1 {
+        items[k].2 = items[k + 1].1;
+    }
+    if let Some(last) = items.last_mut() {
+        let tail = &source[last.1..];
+        if let Some(end) = tail.find(['。', '；', '\n']) {
+            last.2 = last.1 + end;
+        }
+    }
+    let said = marks(&lower.replace(word, " "));
+    let mut scored: Vec<(usize, usize, usize, usize)> = items
+        .iter()
+        .map(|&(i, s, e)| (said.intersection(&marks(&source[s..e])).count(), i, s, e))
+        .collect();
+    scored.sort_by_key(|x| std::cmp::Reverse(x.0));
+    let (best, i, s, e) = scored[0];
+    // The claim's words must point at one item clearly, and the claim's position must
+    // be another item the list has.
+    if best < 2 || scored[1].0 * 2 > best || i == position {
+        return None;
+    }
+    let (_, ps, pe) = items.iter().find(|it| it.0 == position)?;
+    let written = lower
+        .find(word)
+        .and_then(|at| claim.get(at..at + word.len()))
+        .unwrap_or(word);
+    Some((
+        written.to_owned(),
+        source[*ps..*pe]
+            .trim()
+            .trim_end_matches([',', '，', ';', '；'])
+            .to_owned(),
+        source[s..e]
+            .trim()
+            .trim_end_matches([',', '，', ';', '；'])
+            .to_owned(),
+        items
+            .iter()
+            .position(|it| it.0 == i)
+            .and_then(|k| item_marks.get(k))
+            .copied()
+            .unwrap_or(ITEM_MARKS[i][0])
+            .to_owned(),
+    ))
+}
+
 /// How one part of the claim turns its rule, beside the part of the source that says
 /// the same thing.
 #[derive(Debug, Clone, PartialEq)]
@@ -498,6 +602,31 @@ mod tests {
         // A part without a turn, or that says nothing of the source, is left out.
         assert!(part_turns("调解组织当场记录申请人基本情况。", source).is_empty());
         assert!(part_turns("员工可以申请年休假。", source).is_empty());
+    }
+
+    #[test]
+    fn a_position_in_a_numbered_list_is_the_items_own() {
+        // 劳动争议调解仲裁法 第二条.
+        let source = "中华人民共和国境内的用人单位与劳动者发生的下列劳动争议，适用本法：\n\
+                      （一）因确认劳动关系发生的争议；\n\
+                      （二）因订立、履行、变更、解除和终止劳动合同发生的争议；\n\
+                      （三）因除名、辞退和辞职、离职发生的争议；\n";
+        let (word, at_position, described, mark) =
+            ordinal_swaps("第二项是因除名、辞退和辞职、离职发生的争议。", source)
+                .expect("the second item is another");
+        assert_eq!(word, "第二");
+        assert!(at_position.starts_with("（二）因订立"), "{at_position}");
+        assert!(described.starts_with("（三）因除名"), "{described}");
+        assert_eq!(mark, "（三）");
+        assert_eq!(
+            ordinal_swaps("第三项是因除名、辞退和辞职、离职发生的争议。", source),
+            None
+        );
+        assert_eq!(
+            ordinal_swaps("第二条规定了因除名、辞退和辞职、离职发生的争议。", source),
+            None,
+            "an article's number is no position in a list"
+        );
     }
 
     #[test]
