@@ -491,7 +491,10 @@ mod tests {
             [["approv"]],
             "curly apostrophe"
         );
-        assert_eq!(t("Attendance is optional"), [["requir", "mandatori"]]);
+        assert_eq!(
+            t("Attendance is optional"),
+            [["requir", "mandatori", "enforc"]]
+        );
         assert!(t("no matter how long you have worked").is_empty());
         assert!(t("decide whether or not to recommend").is_empty());
         assert_eq!(t("经批准可免于审批"), [["审批"]], "lexical negation");
