@@ -74,10 +74,7 @@ const NEGATIONS_EN: &[&str] = &[
 const LEXICAL_NEGATIONS_EN: &[(&str, &[&str])] = &[
     ("unpaid", &["paid"]),
     ("unused", &["used"]),
-    (
-        "optional",
-        &["required", "mandatory", "enforce", "enforced", "enforces"],
-    ),
+    ("optional", &["required", "mandatory", "enforced"]),
     ("prohibited", &["allowed", "permitted"]),
     ("forbidden", &["allowed", "permitted"]),
     ("waived", &["required", "charged"]),
