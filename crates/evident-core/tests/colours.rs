@@ -187,6 +187,16 @@ fn each_part_of_a_rule_keeps_its_own_duty_or_permission() {
     // The permission made a duty: red, naming both words.
     let v = judged(&store, "当事人必须委托代理人参加仲裁活动。", art24);
     assert_eq!(v.verdict, Verdict::Unsupported, "{:?}", v.reasons);
+    // Uncited, as "Check a text" judges it: another article sharing some of its words
+    // is partial support at best, no reason to soften the article that contradicts it.
+    let claim = "当事人必须委托代理人参加仲裁活动。";
+    let uncited = check(claim, &retrieved(&store, claim));
+    assert_eq!(
+        uncited[0].verdict,
+        Verdict::Unsupported,
+        "{:?}",
+        uncited[0].reasons
+    );
     assert!(
         v.reasons
             .iter()

@@ -18,16 +18,20 @@
 //! The three verdicts are the colours a reader sees, and each must mean what it says:
 //! - **Green** (`supported`): the sentence's key words are in the clause it aligns to,
 //!   and every number there with its unit and bound, paired with its own words
-//!   ([`pairing`]), every actor with its own duty, modality and negation as the clause
-//!   states them. Found somewhere in the passage is not enough.
+//!   ([`pairing`]), each position in a numbered list its own item's, every actor with
+//!   its own duty (the doer's slot, [`doers`]), modality per part and negation as the
+//!   clause states them. Found somewhere in the passage is not enough.
 //! - **Red** (`unsupported`) only on hard evidence: a value, unit, bound, tier, actor,
 //!   modality or polarity that contradicts the clause the sentence plainly speaks of; a
 //!   citation outside the retrieved set; a passage that hardly relates to the sentence
 //!   (under [`UNRELATED_SHARE`] of its key words) with nothing else retrieved that does.
+//!   Uncited, a contradiction stays red unless another passage fully supports the
+//!   sentence: partial support elsewhere does not soften it.
 //! - **Amber** (`partially_supported`) for what the words cannot settle: key words
 //!   missing, a paraphrase it cannot align, a number stated in another clause or nowhere
 //!   with nothing of its kind to contradict (a made-up number and a unit the check does
-//!   not read look the same), a condition of the source left out.
+//!   not read look the same), a condition of the source left out, a word of scope
+//!   (所有, 只要, regardless, only) the clause does not use, two passages that disagree.
 
 pub mod align;
 pub mod bindings;
@@ -374,12 +378,16 @@ fn judge_whole(
                                 contradicts: other.n,
                             });
                             reasons.extend(other.reasons.iter().cloned());
-                            // A passage sharing few key words is no support to set
-                            // against a relevant one that contradicts: red.
-                            verdict = if best.share < PARTIAL_SHARE {
-                                Verdict::Unsupported
-                            } else {
+                            // Only full support elsewhere makes it a disagreement
+                            // between passages (amber); partial support, or a passage
+                            // sharing few key words, is no support to set against a
+                            // relevant one that contradicts: red.
+                            verdict = if best.verdict == Verdict::Supported
+                                && best.share >= PARTIAL_SHARE
+                            {
                                 Verdict::PartiallySupported
+                            } else {
+                                Verdict::Unsupported
                             };
                         }
                         None => reasons.push(Message::UncitedButSupported { n: s.n }),
