@@ -38,7 +38,7 @@ pub mod bindings;
 pub mod citations;
 pub mod claims;
 pub mod clauses;
-mod doers;
+pub mod doers;
 pub mod modality;
 pub mod negation;
 pub mod pairing;
