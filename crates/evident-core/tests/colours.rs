@@ -197,6 +197,15 @@ fn each_part_of_a_rule_keeps_its_own_duty_or_permission() {
         "{:?}",
         uncited[0].reasons
     );
+    let shown = uncited[0]
+        .support
+        .as_ref()
+        .map(|s| s.span.text.clone())
+        .unwrap_or_default();
+    assert!(
+        squash(&shown).contains("当事人可以委托代理人参加仲裁活动"),
+        "a red sentence shows the clause it contradicts: {shown}"
+    );
     assert!(
         v.reasons
             .iter()

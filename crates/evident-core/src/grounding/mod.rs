@@ -370,6 +370,7 @@ fn judge_whole(
         match best {
             Some(best) if best.verdict != Verdict::Unsupported => {
                 let mut verdict = best.verdict;
+                let mut shown = best.support.clone();
                 if let Some(s) = &best.support {
                     match conflict(&best) {
                         Some(other) => {
@@ -387,6 +388,10 @@ fn judge_whole(
                             {
                                 Verdict::PartiallySupported
                             } else {
+                                // A red sentence shows the clause it contradicts.
+                                if other.support.is_some() {
+                                    shown = other.support.clone();
+                                }
                                 Verdict::Unsupported
                             };
                         }
@@ -394,7 +399,7 @@ fn judge_whole(
                     }
                 }
                 reasons.extend(best.reasons);
-                (verdict, best.support)
+                (verdict, shown)
             }
             Some(best) if best.share >= PARTIAL_SHARE => {
                 // Close to a passage but contradicted by it (a number, a negation):
