@@ -263,13 +263,17 @@ pub fn to_html(a: &Answer, lang: Lang) -> String {
                     .iter()
                     .map(|n| format!("<sup>[{n}]</sup>"))
                     .collect();
-                let flag = if s.verdict == Verdict::Supported {
-                    String::new()
-                } else {
-                    format!(
+                // The window's marks: ⚠ for red, ◐ for amber.
+                let flag = match s.verdict {
+                    Verdict::Supported => String::new(),
+                    Verdict::PartiallySupported => format!(
+                        " <span class=\"flag\">◐ {}</span>",
+                        verdict_label(s.verdict, lang)
+                    ),
+                    Verdict::Unsupported => format!(
                         " <span class=\"flag\">⚠ {}</span>",
                         verdict_label(s.verdict, lang)
-                    )
+                    ),
                 };
                 let location = s
                     .location
@@ -389,7 +393,15 @@ mod tests {
         assert!(html.contains("&lt;script&gt;"));
         assert!(!html.contains("<b>审批</b>"), "the question is escaped too");
         assert!(html.contains("class=\"unsupported\""));
+        assert!(html.contains("⚠ NOT SUPPORTED"));
         assert!(html.contains("8000 does not appear in [1]"));
+        // Amber is amber in the export too, marked as the window marks it.
+        let mut a = answer();
+        a.sentences[0].verdict = Verdict::PartiallySupported;
+        let html = to_html(&a, Lang::En);
+        assert!(html.contains("class=\"partially_supported\""));
+        assert!(html.contains("◐ partially supported") && !html.contains("⚠"));
+        assert!(to_markdown(&a, Lang::En).contains("*partially supported*"));
         assert!(html.contains("p. 1") && html.contains("第二章"));
     }
 
