@@ -729,6 +729,18 @@ def main() -> int:
         check(color.startswith("rgb(164, 14, 38)") or color.startswith("rgb(255, 129, 130)"), f"the flagged sentence is red ({color})")
         driver.execute_script("arguments[0].focus()", flagged)
         shot(driver, "07-check-flagged")
+        # A sentence that starts near the window's right edge keeps its reasons inside.
+        driver.execute_script(
+            "arguments[0].blur(); arguments[0].style.marginLeft ="
+            " (document.documentElement.clientWidth - 160) + 'px'", flagged)
+        driver.execute_script("arguments[0].focus()", flagged)
+        time.sleep(0.2)
+        box = driver.execute_script(
+            "const b = arguments[0].querySelector('.reasons').getBoundingClientRect();"
+            " return [b.left, b.right, document.documentElement.clientWidth]", flagged)
+        check(box[0] >= 0 and box[1] <= box[2],
+              f"the reasons of a sentence at the right edge stay in the window ({box})")
+        driver.execute_script("arguments[0].blur(); arguments[0].style.marginLeft = ''", flagged)
 
         # The same check in the Chinese window: the reason is in Chinese.
         previous = driver.execute_script("return localStorage.getItem('evident.lang')")

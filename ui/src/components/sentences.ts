@@ -26,6 +26,22 @@ function label(v: Verdict): string {
 
 let nextId = 0;
 
+/** Keeps a sentence's reasons inside the window: a sentence that starts near the right
+ * edge would otherwise open them half off-screen. Shifted left by what overflows, never
+ * past the window's left edge. */
+function keepReasonsInView(e: Event): void {
+  const reasons = (e.currentTarget as HTMLElement).querySelector<HTMLElement>(".reasons");
+  if (!reasons) return;
+  reasons.style.left = "";
+  requestAnimationFrame(() => {
+    const box = reasons.getBoundingClientRect();
+    const margin = 8;
+    const overflow = box.right - (document.documentElement.clientWidth - margin);
+    const shift = Math.min(overflow, box.left - margin);
+    if (shift > 0) reasons.style.left = `${-shift}px`;
+  });
+}
+
 export function renderSentence(s: SentenceVerdict, onCite: (n: number) => void): HTMLElement {
   const reasonsId = `reasons-${++nextId}`;
   const flagged = s.verdict !== "supported";
@@ -39,6 +55,7 @@ export function renderSentence(s: SentenceVerdict, onCite: (n: number) => void):
         tabindex: 0,
         "aria-describedby": reasonsId,
       },
+      on: { mouseenter: keepReasonsInView, focus: keepReasonsInView },
     },
     flagged ? h("span", { class: "verdict-icon", attrs: { "aria-hidden": "true" } }, ICON[s.verdict]) : null,
     // Where the quote stands (第十九条): beside the document's words, not inside them.
