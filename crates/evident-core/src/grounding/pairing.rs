@@ -428,69 +428,58 @@ pub fn ordinal_swaps(claim: &str, source: &str) -> Option<(String, String, Strin
             })
         })?;
     // The source's items, each from its mark to the next (or the statement's end).
-    let mut items: Vec<(usize, usize, usize)> = Vec::new();
-    let mut item_marks: Vec<&str> = Vec::new();
-    for (i, marks) in ITEM_MARKS.iter().enumerate() {
-        if let Some((at, mark)) = marks
-            .iter()
-            .filter_map(|m| Some((source.find(m)?, *m)))
-            .min()
-        {
-            items.push((i, at, source.len()));
-            item_marks.push(mark);
-        }
-    }
+    // Each item: its position, where it starts and ends, and its mark as written.
+    let mut items: Vec<(usize, usize, usize, &str)> = ITEM_MARKS
+        .iter()
+        .enumerate()
+        .filter_map(|(i, marks)| {
+            let (at, mark) = marks
+                .iter()
+                .filter_map(|m| Some((source.find(m)?, *m)))
+                .min()?;
+            Some((i, at, source.len(), mark))
+        })
+        .collect();
     if items.len() < 2 {
         return None;
     }
-    let mut order: Vec<usize> = (0..items.len()).collect();
-    order.sort_by_key(|&k| items[k].1);
-    let (items_sorted, written_sorted): (Vec<_>, Vec<_>) =
-        order.iter().map(|&k| (items[k], item_marks[k])).unzip();
-    let (mut items, item_marks) = (items_sorted, written_sorted);
+    items.sort_by_key(|it| it.1);
     for k in 0..items.len() - 1 {
         items[k].2 = items[k + 1].1;
     }
-    if let Some(last) = items.last_mut() {
-        let tail = &source[last.1..];
-        if let Some(end) = tail.find(['。', '；', '\n']) {
-            last.2 = last.1 + end;
-        }
+    if let Some(last) = items.last_mut()
+        && let Some(end) = source[last.1..].find(['。', '；', '\n'])
+    {
+        last.2 = last.1 + end;
     }
     let said = marks(&lower.replace(word, " "));
-    let mut scored: Vec<(usize, usize, usize, usize)> = items
+    let mut scored: Vec<_> = items
         .iter()
-        .map(|&(i, s, e)| (said.intersection(&marks(&source[s..e])).count(), i, s, e))
+        .map(|it| (said.intersection(&marks(&source[it.1..it.2])).count(), it))
         .collect();
     scored.sort_by_key(|x| std::cmp::Reverse(x.0));
-    let (best, i, s, e) = scored[0];
+    let (best, &(i, s, e, mark)) = scored[0];
     // The claim's words must point at one item clearly, and the claim's position must
     // be another item the list has.
     if best < 2 || scored[1].0 * 2 > best || i == position {
         return None;
     }
-    let (_, ps, pe) = items.iter().find(|it| it.0 == position)?;
+    let &(_, ps, pe, _) = items.iter().find(|it| it.0 == position)?;
     let written = lower
         .find(word)
         .and_then(|at| claim.get(at..at + word.len()))
         .unwrap_or(word);
-    Some((
-        written.to_owned(),
-        source[*ps..*pe]
-            .trim()
-            .trim_end_matches([',', '，', ';', '；'])
-            .to_owned(),
+    let item = |s: usize, e: usize| {
         source[s..e]
             .trim()
             .trim_end_matches([',', '，', ';', '；'])
-            .to_owned(),
-        items
-            .iter()
-            .position(|it| it.0 == i)
-            .and_then(|k| item_marks.get(k))
-            .copied()
-            .unwrap_or(ITEM_MARKS[i][0])
-            .to_owned(),
+            .to_owned()
+    };
+    Some((
+        written.to_owned(),
+        item(ps, pe),
+        item(s, e),
+        mark.to_owned(),
     ))
 }
 
