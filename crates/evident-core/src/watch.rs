@@ -12,7 +12,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use notify_debouncer_full::notify::event::{AccessKind, AccessMode, EventKind, ModifyKind};
 use notify_debouncer_full::notify::{RecommendedWatcher, RecursiveMode};
@@ -104,25 +104,29 @@ impl Watcher {
         &self.watching
     }
 
-    /// Waits up to `timeout` for a batch of changes.
+    /// Waits up to `timeout` for a batch of changes. A batch of only ignored events (a
+    /// folder opened by a scan, a file read) does not end the wait: it is `Quiet` only
+    /// once the whole `timeout` has passed with nothing that counts.
     pub fn wait(&self, timeout: Duration) -> Wake {
-        match self.events.recv_timeout(timeout) {
-            Ok(batch) => {
-                let mut paths = relevant_paths(batch);
-                // Batches that arrived meanwhile belong to the same pass.
-                while let Ok(more) = self.events.try_recv() {
-                    paths.extend(relevant_paths(more));
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.events.recv_timeout(left) {
+                Ok(batch) => {
+                    let mut paths = relevant_paths(batch);
+                    // Batches that arrived meanwhile belong to the same pass.
+                    while let Ok(more) = self.events.try_recv() {
+                        paths.extend(relevant_paths(more));
+                    }
+                    paths.sort();
+                    paths.dedup();
+                    if !paths.is_empty() {
+                        return Wake::Changed(paths);
+                    }
                 }
-                paths.sort();
-                paths.dedup();
-                if paths.is_empty() {
-                    Wake::Quiet
-                } else {
-                    Wake::Changed(paths)
-                }
+                Err(RecvTimeoutError::Timeout) => return Wake::Quiet,
+                Err(RecvTimeoutError::Disconnected) => return Wake::Closed,
             }
-            Err(RecvTimeoutError::Timeout) => Wake::Quiet,
-            Err(RecvTimeoutError::Disconnected) => Wake::Closed,
         }
     }
 }

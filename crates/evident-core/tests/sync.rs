@@ -396,3 +396,30 @@ fn a_folder_that_comes_back_is_watched_again() {
         other => panic!("the returned folder's change was not seen: {other:?}"),
     }
 }
+
+#[test]
+fn reading_the_watched_files_neither_counts_as_a_change_nor_ends_the_wait() {
+    let (_tmp, docs, _store) = setup();
+    write(&docs.join("hr/leave.md"), "# Leave\n\nTen days.\n");
+    let mut watcher = Watcher::with_delay(Duration::from_millis(100)).expect("watcher");
+    assert!(watcher.set_paths(std::slice::from_ref(&docs)).is_empty());
+    let reader = {
+        let docs = docs.clone();
+        std::thread::spawn(move || {
+            for _ in 0..5 {
+                std::thread::sleep(Duration::from_millis(100));
+                let _ = std::fs::read(docs.join("hr/leave.md")).expect("read");
+                let _ = std::fs::read_dir(docs.join("hr")).expect("list").count();
+            }
+        })
+    };
+    let started = Instant::now();
+    let wake = watcher.wait(Duration::from_millis(1500));
+    reader.join().expect("reader");
+    assert_eq!(wake, Wake::Quiet, "reads are not changes");
+    assert!(
+        started.elapsed() >= Duration::from_millis(1500),
+        "a batch of reads must not end the wait early: it ended after {:?}",
+        started.elapsed()
+    );
+}
