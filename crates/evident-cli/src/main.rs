@@ -6,6 +6,7 @@
 mod args;
 mod bench;
 mod bench_claims;
+mod bench_embed;
 mod bench_generate;
 mod bench_grounding;
 mod bench_query;
@@ -38,6 +39,8 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() -> ExitCode {
     // A child started to read one PDF in isolation never reaches the CLI proper.
     evident_core::extract::pdf::run_worker_if_requested();
+    // Nor does one started to run the built-in embeddings model.
+    evident_embedder::run_worker_if_requested();
     let cli = Cli::parse();
     output::set_lang(cli.lang.as_deref());
     match run(cli) {
@@ -358,6 +361,23 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::BenchEmbed {
+            eval_dir,
+            questions,
+            passages,
+            json,
+            embed,
+        } => {
+            let dir = eval_dir.unwrap_or_else(bench::default_eval_dir);
+            let Some(model) = semantic::builtin_model(&db, &embed)? else {
+                anyhow::bail!(
+                    "no built-in embeddings model: give --embed-gguf FILE, or put one in {}",
+                    evident_core::model::builtin::catalog::models_dir().display()
+                );
+            };
+            bench_embed::run(&dir, model, questions, passages, json)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::BenchQuery {
             eval_dir,
             filler,
@@ -416,10 +436,24 @@ fn config_cmd(db: &Path, a: &args::EmbedArgs, r: &args::RerankArgs) -> anyhow::R
     let path = Settings::path_for(db);
     let mut settings = Settings::load(&path)?;
     let mut out = std::io::stdout();
-    let embed_changed = a.no_embed || a.embed_url.is_some() || a.embed_prompt.is_some();
+    let embed_changed =
+        a.no_embed || a.embed_url.is_some() || a.embed_prompt.is_some() || a.embed_gguf.is_some();
     let rerank_changed = r.no_rerank || r.rerank_url.is_some();
     if embed_changed {
         settings.embeddings = semantic::server_settings(db, a)?;
+        if a.no_embed {
+            settings.builtin.enabled = false;
+        }
+        if let Some(file) = &a.embed_gguf {
+            // The built-in model is wanted: it is used only while no server is set up.
+            settings.embeddings = None;
+            settings.builtin.enabled = true;
+            settings.builtin.file =
+                (!file.trim().eq_ignore_ascii_case("auto")).then(|| std::path::PathBuf::from(file));
+            if let Some(file) = &settings.builtin.file {
+                anyhow::ensure!(file.is_file(), "{}: no such file", file.display());
+            }
+        }
     }
     if rerank_changed {
         settings.rerank = semantic::rerank_settings(db, r)?;
@@ -456,13 +490,62 @@ fn config_cmd(db: &Path, a: &args::EmbedArgs, r: &args::RerankArgs) -> anyhow::R
                 family.label()
             )?
         }
-        None => writeln!(out, "embeddings: none (keyword search only)")?,
+        None => describe_builtin(&mut out, &settings.builtin)?,
     }
     match &settings.rerank {
         Some(s) => writeln!(out, "reranker: {} at {}{}", s.model, s.base_url, keyed(s))?,
         None => writeln!(out, "reranker: none")?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What `evident config` says of the built-in model: the one in use (its file, where
+/// it was found, architecture, size, prompts and licence) and the files skipped.
+fn describe_builtin(
+    out: &mut impl Write,
+    settings: &evident_core::settings::BuiltinSettings,
+) -> anyhow::Result<()> {
+    use evident_core::model::builtin;
+    if !settings.enabled {
+        writeln!(out, "embeddings: none (keyword search only)")?;
+        return Ok(());
+    }
+    let worker = std::env::current_exe().context("cannot find this program")?;
+    let choice = builtin::choose(settings.file.as_deref(), &worker)?;
+    for (path, why) in &choice.skipped {
+        writeln!(out, "skipped model: {}: {why}", path.display())?;
+    }
+    let Some((candidate, info)) = choice.model else {
+        writeln!(
+            out,
+            "embeddings: none (keyword search only): no embedding model in {} nor among Ollama's models; put a GGUF embedding model there or choose one with --embed-gguf FILE",
+            builtin::catalog::models_dir().display()
+        )?;
+        return Ok(());
+    };
+    let family = builtin::prompts_for(&candidate.path, Some(&info));
+    let found = match &candidate.origin {
+        builtin::catalog::Origin::Chosen => "chosen".to_owned(),
+        builtin::catalog::Origin::Folder => "Evident's models folder".to_owned(),
+        builtin::catalog::Origin::Ollama { name } => format!("Ollama's {name}"),
+    };
+    writeln!(
+        out,
+        "embeddings: built-in model {} ({found}); {}{}, {:.0} MB; prompts: {}; licence: {}",
+        candidate.path.display(),
+        info.name.as_deref().unwrap_or(&info.architecture),
+        info.size_label
+            .as_deref()
+            .map(|s| format!(" {s}"))
+            .unwrap_or_default(),
+        candidate.size as f64 / 1e6,
+        family.label(),
+        info.license.as_deref().unwrap_or("not stated in the file"),
+    )?;
+    if let Some(licence) = &candidate.licence_file {
+        writeln!(out, "licence text: {}", licence.display())?;
+    }
+    Ok(())
 }
 
 /// The built-in synonyms and the alias table next to the database; unusable lines

@@ -1,11 +1,13 @@
-//! Which embeddings server and which reranker a command uses: the flags, else
-//! settings.json beside the database (the desktop app's settings), else none (keyword
-//! search only; the fused order).
+//! Which embeddings model and which reranker a command uses: the flags, else
+//! settings.json beside the database (the desktop app's settings). For embeddings, a
+//! server wins; without one, the built-in model (a GGUF file run by this executable's
+//! own worker); without that, keyword search only.
 
 use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::Context;
+use evident_core::model::builtin::{self, BuiltinModel};
 use evident_core::model::{ModelServer, PromptFamily};
 use evident_core::search::{Rerank, Semantic};
 use evident_core::settings::{ServerSettings, Settings};
@@ -65,24 +67,60 @@ pub fn server_settings(db: &Path, a: &EmbedArgs) -> anyhow::Result<Option<Server
     let mut settings = flagged(saved, a.embed_url.as_ref(), a.embed_model.as_ref(), KEY_ENV);
     if let Some(name) = &a.embed_prompt {
         let choice = prompt_choice(name)?;
-        match settings.as_mut() {
-            Some(s) => s.prompt = choice,
-            None => anyhow::bail!(
-                "--embed-prompt needs an embeddings server: give --embed-url and --embed-model, or set one up with `evident config`"
-            ),
+        // Without a server, the built-in model takes its prompts from the flag (see
+        // `builtin_model`).
+        if let Some(s) = settings.as_mut() {
+            s.prompt = choice;
         }
     }
     Ok(settings)
 }
 
-/// The embeddings server for a command, if one is set up.
+/// The embedding model for a command: the server set up, else the built-in model,
+/// else none.
 pub fn semantic(db: &Path, a: &EmbedArgs) -> anyhow::Result<Option<Semantic>> {
-    let Some(settings) = server_settings(db, a)? else {
+    if let Some(settings) = server_settings(db, a)? {
+        let server = ModelServer::new(settings.config())
+            .with_context(|| format!("cannot use the embeddings server {}", settings.base_url))?;
+        return Ok(Some(Semantic(Arc::new(server))));
+    }
+    if a.no_embed {
+        return Ok(None);
+    }
+    Ok(builtin_model(db, a)?.map(|m| Semantic(Arc::new(m))))
+}
+
+/// The built-in model that applies: `--embed-gguf` (a file, or `auto`), else the saved
+/// choice, else the first embedding model found. A file the user named that cannot be
+/// used is an error; a model found on the way that cannot is a note.
+pub fn builtin_model(db: &Path, a: &EmbedArgs) -> anyhow::Result<Option<BuiltinModel>> {
+    let saved = Settings::load(&Settings::path_for(db))?.builtin;
+    let (enabled, chosen) = match a.embed_gguf.as_deref() {
+        Some(flag) if flag.trim().eq_ignore_ascii_case("auto") => (true, None),
+        Some(file) => (true, Some(std::path::PathBuf::from(file))),
+        None => (saved.enabled, saved.file),
+    };
+    if !enabled {
+        return Ok(None);
+    }
+    let worker = std::env::current_exe().context("cannot find this program to run the model")?;
+    let choice = builtin::choose(chosen.as_deref(), &worker)?;
+    for (path, why) in &choice.skipped {
+        if Some(path) == chosen.as_ref() {
+            anyhow::bail!("the embeddings model {}: {why}", path.display());
+        }
+        eprintln!("note: skipped the model {}: {why}", path.display());
+    }
+    let Some((candidate, _info)) = choice.model else {
         return Ok(None);
     };
-    let server = ModelServer::new(settings.config())
-        .with_context(|| format!("cannot use the embeddings server {}", settings.base_url))?;
-    Ok(Some(Semantic(Arc::new(server))))
+    let mut model = BuiltinModel::new(candidate.path, worker);
+    if let Some(name) = &a.embed_prompt
+        && let Some(family) = prompt_choice(name)?
+    {
+        model = model.with_prompts(family);
+    }
+    Ok(Some(model))
 }
 
 /// The reranker settings that apply: from the flags or from settings.json.

@@ -79,6 +79,15 @@ pub enum Error {
     /// The model server (embeddings) failed; the message says what the user can do.
     #[error("{0}")]
     Server(#[from] crate::model::ServerError),
+    /// The built-in embeddings model (a GGUF file run by Evident's worker) cannot be
+    /// used; search goes on by keyword.
+    #[error("the embeddings model {path}: {reason}")]
+    Model {
+        /// The model file.
+        path: PathBuf,
+        /// Why it cannot be used.
+        reason: String,
+    },
     /// An internal SQLite failure.
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
@@ -123,6 +132,7 @@ impl Error {
             Self::DatabaseTooNew { .. } => "database_too_new",
             Self::RebuildImpossible { .. } => "rebuild_impossible",
             Self::Server(_) => "model_server",
+            Self::Model { .. } => "model_file",
             Self::Sqlite(_) | Self::Json(_) | Self::Thread(_) | Self::Chunking(_) => "internal",
         }
     }
@@ -131,7 +141,9 @@ impl Error {
     pub fn reason(&self) -> String {
         match self {
             Self::Io { source, .. } => source.to_string(),
-            Self::Input { reason, .. } | Self::Pdf { reason, .. } => reason.clone(),
+            Self::Input { reason, .. } | Self::Pdf { reason, .. } | Self::Model { reason, .. } => {
+                reason.clone()
+            }
             other => other.to_string(),
         }
     }

@@ -36,6 +36,37 @@ pub struct Settings {
     /// fused order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rerank: Option<ServerSettings>,
+    /// The built-in embeddings model, used while no embeddings server is set up.
+    #[serde(default)]
+    pub builtin: BuiltinSettings,
+}
+
+/// The built-in embeddings model as the user set it up.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BuiltinSettings {
+    /// Whether to look for and run one (on by default; off means keyword search only
+    /// unless a server is set up).
+    #[serde(default = "on")]
+    pub enabled: bool,
+    /// The GGUF file the user chose; `None` takes the first embedding model found in
+    /// Evident's models folder or among Ollama's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(type = "string | null"))]
+    pub file: Option<std::path::PathBuf>,
+}
+
+fn on() -> bool {
+    true
+}
+
+impl Default for BuiltinSettings {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            file: None,
+        }
+    }
 }
 
 /// One model server as the user set it up.
@@ -72,6 +103,7 @@ impl std::fmt::Debug for Settings {
             .field("generation", &self.generation)
             .field("answer_mode", &self.answer_mode)
             .field("rerank", &self.rerank)
+            .field("builtin", &self.builtin)
             .finish()
     }
 }
@@ -212,12 +244,17 @@ mod tests {
             )),
             answer_mode: crate::answer::Mode::Generated,
             rerank: None,
+            builtin: BuiltinSettings {
+                enabled: true,
+                file: Some("/models/e5.gguf".into()),
+            },
         };
         settings.save(&path).expect("saved");
         let back = Settings::load(&path).expect("loads");
         assert_eq!(back.embeddings, settings.embeddings);
         assert_eq!(back.generation, settings.generation);
         assert_eq!(back.answer_mode, crate::answer::Mode::Generated);
+        assert_eq!(back.builtin, settings.builtin);
         let printed = format!("{back:?}");
         assert!(!printed.contains("sk-secret") && !printed.contains("sk-other"));
         #[cfg(unix)]

@@ -11,12 +11,22 @@ pub fn bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_evident"))
 }
 
-/// Runs `evident --db DB args...`.
+/// Runs `evident --db DB args...`, with no built-in embeddings model to find unless
+/// the environment names where to look (`scripts/test.sh` names an empty folder).
 pub fn evident(db: &Path, args: &[&str]) -> Output {
+    let nowhere = || std::ffi::OsString::from("/nonexistent/evident-test-models");
     Command::new(bin())
         .arg("--db")
         .arg(db)
         .args(args)
+        .env(
+            "EVIDENT_MODELS_DIR",
+            std::env::var_os("EVIDENT_MODELS_DIR").unwrap_or_else(nowhere),
+        )
+        .env(
+            "OLLAMA_MODELS",
+            std::env::var_os("OLLAMA_MODELS").unwrap_or_else(nowhere),
+        )
         .output()
         .expect("the evident binary runs")
 }

@@ -1,0 +1,477 @@
+//! The built-in embeddings model: a GGUF file on this computer, run by a worker process
+//! of Evident's own, with no server and nothing to set up.
+//!
+//! Someone who installs Evident and double-clicks it has no model server, and without
+//! one meaning search is off. So when no server is configured, Evident looks for an
+//! embedding model it can run itself ([`catalog`]: a file the user chose, Evident's own
+//! models folder, the models Ollama has pulled) and runs it through llama.cpp in a
+//! child process: the same executable started with [`protocol::WORKER_FLAG`] (the
+//! `evident-embedder` crate holds that side).
+//!
+//! The worker is started when something needs a vector (a question, an import, the
+//! embedding pass) and ended after [`IDLE_LIMIT`] without a request, so the model's
+//! hundreds of megabytes are not the app's for ever. Retrieval sees an [`Embedder`]
+//! like any other: the model is pinned by its identity (its file, its prompts and the
+//! vector of the probe text), so switching between the built-in model and a server,
+//! or between two files, re-embeds the library and never mixes their vectors.
+
+pub mod catalog;
+pub mod protocol;
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
+use std::time::{Duration, Instant};
+
+use self::protocol::{Described, GgufInfo, Reply, Request, WORKER_FLAG};
+use super::{Embedder, InputKind, ModelIdentity, PROBE_TEXT, PromptFamily, Text, vector};
+use crate::{Error, Result};
+
+/// How long the worker may sit idle before it is ended (and its memory returned).
+pub const IDLE_LIMIT: Duration = Duration::from_secs(180);
+
+/// Texts per request to the worker: small enough that progress moves and a cancel is
+/// heard within seconds.
+const BATCH: usize = 8;
+
+/// The built-in model's worker, while it runs.
+struct Running {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    last_used: Instant,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An embedding model from a GGUF file, run by an Evident worker process.
+pub struct BuiltinModel {
+    path: PathBuf,
+    worker: PathBuf,
+    threads: u32,
+    idle_limit: Duration,
+    slot: Arc<Mutex<Option<Running>>>,
+    info: Mutex<Option<GgufInfo>>,
+    identity: Mutex<Option<ModelIdentity>>,
+    family: Mutex<Option<PromptFamily>>,
+}
+
+impl std::fmt::Debug for BuiltinModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BuiltinModel")
+            .field("path", &self.path)
+            .finish_non_exhaustive()
+    }
+}
+
+impl BuiltinModel {
+    /// The model in `path`, run by `worker` (an Evident executable: the app or the CLI;
+    /// [`std::env::current_exe`] in both). Nothing starts until a vector is needed.
+    pub fn new(path: impl Into<PathBuf>, worker: impl Into<PathBuf>) -> Self {
+        Self {
+            path: path.into(),
+            worker: worker.into(),
+            threads: default_threads(),
+            idle_limit: IDLE_LIMIT,
+            slot: Arc::new(Mutex::new(None)),
+            info: Mutex::new(None),
+            identity: Mutex::new(None),
+            family: Mutex::new(None),
+        }
+    }
+
+    /// The same model ended after `limit` of idleness instead of [`IDLE_LIMIT`].
+    pub fn with_idle_limit(mut self, limit: Duration) -> Self {
+        self.idle_limit = limit;
+        self
+    }
+
+    /// The same model with these prompts instead of those its header suggests.
+    pub fn with_prompts(self, family: PromptFamily) -> Self {
+        *lock(&self.family) = Some(family);
+        self
+    }
+
+    /// The GGUF file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// What the file's header says, once the model has been loaded.
+    pub fn info(&self) -> Option<GgufInfo> {
+        lock(&self.info).clone()
+    }
+
+    /// Whether the worker is running now.
+    pub fn is_running(&self) -> bool {
+        lock(&self.slot).is_some()
+    }
+
+    /// The worker's process id, while it runs (for memory reports).
+    pub fn worker_pid(&self) -> Option<u32> {
+        lock(&self.slot).as_ref().map(|r| r.child.id())
+    }
+
+    /// Ends the worker now (it starts again when needed).
+    pub fn stop(&self) {
+        lock(&self.slot).take();
+    }
+
+    /// The prompts in use: chosen, else EmbeddingGemma's for its architecture, else
+    /// recognised from the model's name or file name.
+    pub fn prompt_family(&self) -> PromptFamily {
+        if let Some(family) = *lock(&self.family) {
+            return family;
+        }
+        let info = lock(&self.info).clone();
+        prompts_for(&self.path, info.as_ref())
+    }
+
+    fn model_error(&self, reason: impl Into<String>) -> Error {
+        Error::Model {
+            path: self.path.clone(),
+            reason: reason.into(),
+        }
+    }
+
+    /// Starts the worker and loads the model.
+    fn start(&self) -> Result<Running> {
+        let mut child = Command::new(&self.worker)
+            .arg(WORKER_FLAG)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| {
+                self.model_error(format!(
+                    "cannot start the embeddings worker {}: {e}",
+                    self.worker.display()
+                ))
+            })?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            return Err(self.model_error("the embeddings worker has no pipes"));
+        };
+        let mut running = Running {
+            child,
+            stdin,
+            stdout: BufReader::new(stdout),
+            last_used: Instant::now(),
+        };
+        let reply = exchange(
+            &mut running,
+            &Request::Load {
+                path: self.path.clone(),
+                threads: self.threads,
+            },
+        )
+        .map_err(|why| self.model_error(why))?;
+        match reply {
+            Reply::Loaded(info) => {
+                *lock(&self.info) = Some(info);
+                Ok(running)
+            }
+            Reply::Failed(why) => Err(self.model_error(why)),
+            other => Err(self.model_error(format!("the worker answered {other:?}"))),
+        }
+    }
+
+    /// Sends one request, starting the worker if it is not running. A worker that
+    /// stopped (killed, crashed) is started again once.
+    fn request(&self, request: &Request) -> Result<Reply> {
+        let mut slot = lock(&self.slot);
+        for attempt in 0..2 {
+            if slot.is_none() {
+                *slot = Some(self.start()?);
+                self.watch_idleness();
+            }
+            let Some(running) = slot.as_mut() else {
+                continue;
+            };
+            match exchange(running, request) {
+                Ok(reply) => {
+                    running.last_used = Instant::now();
+                    return Ok(reply);
+                }
+                Err(why) => {
+                    slot.take();
+                    if attempt == 1 {
+                        return Err(self.model_error(why));
+                    }
+                }
+            }
+        }
+        Err(self.model_error("the embeddings worker did not answer"))
+    }
+
+    /// Ends the worker once it has been idle for the limit: a thread that lives as long
+    /// as the worker does.
+    fn watch_idleness(&self) {
+        let slot: Weak<Mutex<Option<Running>>> = Arc::downgrade(&self.slot);
+        let limit = self.idle_limit;
+        let tick = (limit / 4).clamp(Duration::from_millis(50), Duration::from_secs(5));
+        let _ = std::thread::Builder::new()
+            .name("embeddings-idle".into())
+            .spawn(move || {
+                loop {
+                    std::thread::sleep(tick);
+                    let Some(slot) = slot.upgrade() else { return };
+                    let mut slot = lock(&slot);
+                    match slot.as_ref() {
+                        None => return,
+                        Some(r) if r.last_used.elapsed() >= limit => {
+                            slot.take();
+                            return;
+                        }
+                        Some(_) => {}
+                    }
+                }
+            });
+    }
+
+    fn embed_dressed(&self, texts: Vec<String>, width: Option<usize>) -> Result<Vec<Vec<f32>>> {
+        let count = texts.len();
+        match self.request(&Request::Embed { texts })? {
+            Reply::Vectors(raw) if raw.len() == count => raw
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    vector::unit(v, width)
+                        .map_err(|why| self.model_error(format!("{why} for input {}", i + 1)))
+                })
+                .collect(),
+            Reply::Vectors(raw) => {
+                Err(self.model_error(format!("{} vectors for {count} texts", raw.len())))
+            }
+            Reply::Failed(why) => Err(self.model_error(why)),
+            other => Err(self.model_error(format!("the worker answered {other:?}"))),
+        }
+    }
+}
+
+/// The built-in model Evident would use, and what was skipped on the way.
+#[derive(Debug, Clone, Default)]
+pub struct Choice {
+    /// The first candidate that is an embedding model, with its header.
+    pub model: Option<(catalog::Candidate, GgufInfo)>,
+    /// Candidates that were looked at and cannot be used, with the reason (a chosen
+    /// file that is damaged or a chat model is here, with its path).
+    pub skipped: Vec<(PathBuf, String)>,
+}
+
+/// Looks for an embedding model ([`catalog::candidates`]) and reads the candidates'
+/// headers with `worker`.
+pub fn choose(chosen: Option<&Path>, worker: &Path) -> Result<Choice> {
+    let candidates = catalog::candidates(chosen);
+    if candidates.is_empty() {
+        return Ok(Choice::default());
+    }
+    let paths: Vec<PathBuf> = candidates.iter().map(|c| c.path.clone()).collect();
+    let described = describe(worker, &paths)?;
+    let mut choice = Choice::default();
+    for (candidate, described) in candidates.into_iter().zip(described) {
+        match described {
+            Described::Info(info) if info.is_embedding_model() => {
+                if choice.model.is_none() {
+                    choice.model = Some((candidate, info));
+                }
+            }
+            // Ollama's chat models are not meant for this: skipped without a word.
+            Described::Info(_) if matches!(candidate.origin, catalog::Origin::Ollama { .. }) => {}
+            Described::Info(info) => choice.skipped.push((
+                candidate.path,
+                format!(
+                    "not an embedding model (its architecture is {})",
+                    info.architecture
+                ),
+            )),
+            Described::Unreadable(why) => choice.skipped.push((candidate.path, why)),
+        }
+    }
+    Ok(choice)
+}
+
+/// Reads the headers of GGUF files with a short-lived worker: which are embedding
+/// models, of what architecture, width and licence. A file that crashes the worker is
+/// reported as unreadable and the others are still read.
+pub fn describe(worker: &Path, paths: &[PathBuf]) -> Result<Vec<Described>> {
+    let mut out = Vec::with_capacity(paths.len());
+    for chunk in paths.chunks(16) {
+        match describe_batch(worker, chunk) {
+            Ok(described) => out.extend(described),
+            // One bad file took the worker down: read them one by one.
+            Err(_) if chunk.len() > 1 => {
+                for path in chunk {
+                    out.push(match describe_batch(worker, std::slice::from_ref(path)) {
+                        Ok(mut one) if one.len() == 1 => one.remove(0),
+                        Ok(_) | Err(_) => Described::Unreadable(
+                            "reading its header stopped the model reader (a damaged file?)".into(),
+                        ),
+                    });
+                }
+            }
+            Err(why) => out.push(Described::Unreadable(why)),
+        }
+    }
+    Ok(out)
+}
+
+fn describe_batch(worker: &Path, paths: &[PathBuf]) -> std::result::Result<Vec<Described>, String> {
+    let mut child = Command::new(worker)
+        .arg(WORKER_FLAG)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot start the model reader {}: {e}", worker.display()))?;
+    let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        let _ = child.kill();
+        return Err("the model reader has no pipes".into());
+    };
+    let mut running = Running {
+        child,
+        stdin,
+        stdout: BufReader::new(stdout),
+        last_used: Instant::now(),
+    };
+    match exchange(
+        &mut running,
+        &Request::Describe {
+            paths: paths.to_vec(),
+        },
+    )? {
+        Reply::Described(d) if d.len() == paths.len() => Ok(d),
+        other => Err(format!("the model reader answered {other:?}")),
+    }
+}
+
+/// One request and its reply; an error when the worker is gone.
+fn exchange(running: &mut Running, request: &Request) -> std::result::Result<Reply, String> {
+    let mut line = serde_json::to_string(request).map_err(|e| e.to_string())?;
+    line.push('\n');
+    let sent = running
+        .stdin
+        .write_all(line.as_bytes())
+        .and_then(|()| running.stdin.flush());
+    let mut reply = String::new();
+    let read = sent.and_then(|()| running.stdout.read_line(&mut reply));
+    match read {
+        Ok(n) if n > 0 => serde_json::from_str(&reply)
+            .map_err(|e| format!("the embeddings worker answered nonsense: {e}")),
+        _ => {
+            let status = running
+                .child
+                .wait()
+                .map(|s| s.to_string())
+                .unwrap_or_else(|e| e.to_string());
+            Err(format!("the embeddings worker stopped ({status})"))
+        }
+    }
+}
+
+/// The prompts a model gets: EmbeddingGemma's for its architecture, else what its name
+/// (or its file's name) says.
+pub fn prompts_for(path: &Path, info: Option<&GgufInfo>) -> PromptFamily {
+    if let Some(info) = info {
+        if info.architecture == "gemma-embedding" {
+            return PromptFamily::EmbeddingGemma;
+        }
+        if let Some(name) = &info.name {
+            let family = PromptFamily::detect(name);
+            if family != PromptFamily::None {
+                return family;
+            }
+        }
+    }
+    let stem = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default();
+    PromptFamily::detect(stem)
+}
+
+/// Two threads on a two-core machine, up to four elsewhere: the window and the import
+/// keep the rest.
+fn default_threads() -> u32 {
+    let cores = std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get);
+    u32::try_from(cores.clamp(1, 4)).unwrap_or(2)
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Embedder for BuiltinModel {
+    fn identity(&self) -> Result<ModelIdentity> {
+        if let Some(id) = lock(&self.identity).as_ref() {
+            return Ok(id.clone());
+        }
+        // Loading first tells the prompts (the architecture is in the header).
+        if lock(&self.info).is_none() {
+            let mut slot = lock(&self.slot);
+            if slot.is_none() {
+                *slot = Some(self.start()?);
+                drop(slot);
+                self.watch_idleness();
+            }
+        }
+        let family = self.prompt_family();
+        let probe = self
+            .embed_dressed(vec![family.document(None, PROBE_TEXT)], None)?
+            .pop()
+            .ok_or_else(|| self.model_error("no vector for the probe"))?;
+        let file = self
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let id = ModelIdentity {
+            // "built-in" keeps a server's vectors of the same model apart from these.
+            name: format!("built-in:{file}"),
+            dim: probe.len(),
+            probe,
+            prompt: family.key(),
+        };
+        *lock(&self.identity) = Some(id.clone());
+        Ok(id)
+    }
+
+    fn embed(&self, texts: &[Text<'_>], kind: InputKind) -> Result<Vec<Vec<f32>>> {
+        let width = self.identity()?.dim;
+        let family = self.prompt_family();
+        let mut out = Vec::with_capacity(texts.len());
+        for batch in texts.chunks(BATCH) {
+            let dressed = batch
+                .iter()
+                .map(|t| match kind {
+                    InputKind::Query => family.query(t.body),
+                    InputKind::Passage => family.document(t.title, t.body),
+                })
+                .collect();
+            out.extend(self.embed_dressed(dressed, Some(width))?);
+        }
+        Ok(out)
+    }
+
+    fn location(&self) -> String {
+        format!("built-in: {}", self.path.display())
+    }
+
+    fn batch_size(&self) -> usize {
+        BATCH
+    }
+
+    fn titles_sentences(&self) -> bool {
+        self.prompt_family().titles_sentences()
+    }
+
+    fn first_pass_dims(&self) -> Option<usize> {
+        self.prompt_family().matryoshka_prefix()
+    }
+}
