@@ -10,7 +10,7 @@ use crate::answering::AnswerSettings;
 use crate::commands::{
     AppInfo, AskResult, DocumentView, ImportProgress, LayoutNote, PageSpan, Retrieval,
 };
-use crate::embedding::{EmbeddingStatus, ServerCheck};
+use crate::embedding::{BuiltinStatus, EmbeddingStatus, ServerCheck};
 use crate::error::CommandError;
 use crate::reranking::RerankStatus;
 use crate::syncing::LibrarySync;
@@ -31,6 +31,7 @@ use evident_core::search::aliases::AliasWarning;
 use evident_core::search::{
     Evidence, Highlight, Passage, Query, Ranks, RetrievalInfo, RetrievalMode, SearchResult, Term,
 };
+use evident_core::settings::BuiltinSettings;
 use evident_core::store::VectorCoverage;
 use evident_core::store::{DocumentRecord, StoredPassage};
 use evident_core::sync::{Change, ChangeCounts};
@@ -94,6 +95,8 @@ pub fn typescript() -> String {
         decl::<EmbedReport>(&cfg),
         decl::<VectorCoverage>(&cfg),
         decl::<EmbeddingStatus>(&cfg),
+        decl::<BuiltinStatus>(&cfg),
+        decl::<BuiltinSettings>(&cfg),
         decl::<LibrarySync>(&cfg),
         decl::<Change>(&cfg),
         decl::<ChangeCounts>(&cfg),

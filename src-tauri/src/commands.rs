@@ -400,6 +400,33 @@ pub async fn set_embedding_settings(
     .map_err(blocking_error)?
 }
 
+/// The built-in embeddings model from now on: `enabled` off means keyword search only
+/// (while no server is set up); `file` is the GGUF the user chose, `None` the first
+/// embedding model found. A chosen file must exist; whether it is an embedding model
+/// the `embedding-status` event says once it has been read.
+#[tauri::command]
+pub async fn set_builtin_model(
+    app: AppHandle,
+    enabled: bool,
+    file: Option<String>,
+) -> CommandResult<()> {
+    let file = file
+        .filter(|f| !f.trim().is_empty())
+        .map(std::path::PathBuf::from);
+    if let Some(f) = &file
+        && !f.is_file()
+    {
+        return Err(crate::error::CommandError::new(
+            "bad_input",
+            format!("{}: no such file", f.display()),
+        ));
+    }
+    let settings = evident_core::settings::BuiltinSettings { enabled, file };
+    tauri::async_runtime::spawn_blocking(move || embedding::save_builtin(&app, settings))
+        .await
+        .map_err(blocking_error)?
+}
+
 /// Turns meaning search off: keyword search only (stored vectors are kept).
 #[tauri::command]
 pub async fn clear_embedding_settings(app: AppHandle) -> CommandResult<()> {

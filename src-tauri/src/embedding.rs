@@ -1,5 +1,7 @@
-//! The app's embeddings server: its settings, and the background pass that keeps every
-//! passage embedded, reported through the `embedding-status` event.
+//! The app's embeddings model: a server when one is set up, else the built-in model (a
+//! GGUF file run by this executable's own worker process, see
+//! [`evident_core::model::builtin`]); its settings, and the background pass that keeps
+//! every passage embedded, reported through the `embedding-status` event.
 //!
 //! The pass runs on its own thread with its own database connection, so questions are
 //! answered (keyword-only, saying why) while it works. It starts when the app opens,
@@ -9,9 +11,10 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use evident_core::model::builtin::{self, BuiltinModel, catalog};
 use evident_core::model::{Embedder, ModelServer, PromptFamily};
 use evident_core::search::Semantic;
-use evident_core::settings::{ServerSettings, Settings};
+use evident_core::settings::{BuiltinSettings, ServerSettings, Settings};
 use evident_core::store::Store;
 use serde::Serialize;
 use tauri::{AppHandle, Emitter, Manager};
@@ -40,6 +43,36 @@ pub struct EmbeddingStatus {
     pub total: usize,
     /// What went wrong, or what search does meanwhile, in words for the user.
     pub message: Option<String>,
+    /// The built-in model, when it is the one in use (no server is set up).
+    pub builtin: Option<BuiltinStatus>,
+    /// The built-in model's settings.
+    pub builtin_settings: Option<BuiltinSettings>,
+    /// Evident's own models folder (where a user can put a built-in model).
+    pub models_dir: Option<String>,
+}
+
+/// The built-in model in use, as the Settings page shows it.
+#[derive(Debug, Clone, Default, Serialize, ts_rs::TS)]
+pub struct BuiltinStatus {
+    /// The GGUF file.
+    pub file: String,
+    /// Where it was found: `chosen`, `folder` or `ollama`.
+    pub found: String,
+    /// Ollama's `name:tag` for a model found there.
+    pub ollama_name: Option<String>,
+    /// The model's name in its header (or its architecture).
+    pub name: String,
+    /// llama.cpp's architecture name (`gemma-embedding`, `bert` ...).
+    pub architecture: String,
+    /// The file's size in bytes.
+    #[ts(type = "number")]
+    pub size: u64,
+    /// Its parameter count as the header labels it (`300M`).
+    pub size_label: Option<String>,
+    /// The licence the header names.
+    pub license: Option<String>,
+    /// A licence text that travels with it.
+    pub licence_file: Option<String>,
 }
 
 /// The embeddings side of the app's state.
@@ -85,7 +118,7 @@ pub fn start(app: &AppHandle) {
     let state = app.state::<AppState>();
     let settings = Settings::load(&Settings::path_for(&state.db_path));
     match settings {
-        Ok(s) => apply(app, s.embeddings),
+        Ok(s) => apply(app, s.embeddings, s.builtin),
         Err(e) => {
             let status = EmbeddingStatus {
                 state: "error".into(),
@@ -97,17 +130,37 @@ pub fn start(app: &AppHandle) {
     }
 }
 
-/// Uses `settings` from now on and starts a pass that embeds what is missing.
-pub fn apply(app: &AppHandle, settings: Option<ServerSettings>) {
+/// Uses the `server`, else the built-in model, from now on and starts a pass that
+/// embeds what is missing.
+pub fn apply(app: &AppHandle, server: Option<ServerSettings>, builtin: BuiltinSettings) {
     let state = app.state::<AppState>();
     let embedding = &state.embedding;
     let generation = embedding.generation.fetch_add(1, Ordering::SeqCst) + 1;
-    let Some(settings) = settings else {
+    let set_semantic = |semantic: Option<Semantic>| {
         *embedding
             .semantic
             .lock()
-            .unwrap_or_else(PoisonError::into_inner) = None;
-        embedding.set_status(app, off_status());
+            .unwrap_or_else(PoisonError::into_inner) = semantic;
+    };
+    let Some(settings) = server else {
+        set_semantic(None);
+        if !builtin.enabled {
+            let status = EmbeddingStatus {
+                builtin_settings: Some(builtin),
+                ..off_status()
+            };
+            embedding.set_status(app, status);
+            return;
+        }
+        // Looking for the model reads files and starts a worker: not on the caller's
+        // thread, which may be the async runtime.
+        let app = app.clone();
+        let spawned = std::thread::Builder::new()
+            .name("embedding".into())
+            .spawn(move || use_builtin(&app, builtin, generation));
+        if let Err(e) = spawned {
+            eprintln!("Evident: cannot start the embedding thread: {e}");
+        }
         return;
     };
     let base = EmbeddingStatus {
@@ -120,15 +173,13 @@ pub fn apply(app: &AppHandle, settings: Option<ServerSettings>) {
             settings.prompt,
             &settings.model,
         )),
+        builtin_settings: Some(builtin),
         ..Default::default()
     };
     let server = match ModelServer::new(settings.config()) {
-        Ok(s) => Arc::new(s),
+        Ok(s) => Arc::new(s) as Arc<dyn Embedder>,
         Err(e) => {
-            *embedding
-                .semantic
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner) = None;
+            set_semantic(None);
             let status = EmbeddingStatus {
                 state: "error".into(),
                 message: Some(e.to_string()),
@@ -138,11 +189,7 @@ pub fn apply(app: &AppHandle, settings: Option<ServerSettings>) {
             return;
         }
     };
-    *embedding
-        .semantic
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner) =
-        Some(Semantic(server.clone() as Arc<dyn Embedder>));
+    set_semantic(Some(Semantic(server.clone())));
     embedding.set_status(app, base.clone());
     let app = app.clone();
     let db = state.db_path.clone();
@@ -152,6 +199,83 @@ pub fn apply(app: &AppHandle, settings: Option<ServerSettings>) {
     if let Err(e) = spawned {
         eprintln!("Evident: cannot start the embedding thread: {e}");
     }
+}
+
+/// Finds the built-in model, uses it from now on and embeds what is missing. Runs on
+/// the embedding thread.
+fn use_builtin(app: &AppHandle, settings: BuiltinSettings, generation: u64) {
+    let state = app.state::<AppState>();
+    let embedding = &state.embedding;
+    let current = || embedding.generation.load(Ordering::SeqCst) == generation;
+    let models_dir = catalog::models_dir().display().to_string();
+    let off = |message: Option<String>| EmbeddingStatus {
+        message,
+        builtin_settings: Some(settings.clone()),
+        models_dir: Some(models_dir.clone()),
+        ..off_status()
+    };
+    let choice = std::env::current_exe()
+        .map_err(|e| e.to_string())
+        .and_then(|worker| {
+            builtin::choose(settings.file.as_deref(), &worker)
+                .map(|c| (c, worker))
+                .map_err(|e| e.to_string())
+        });
+    if !current() {
+        return;
+    }
+    let (choice, worker) = match choice {
+        Ok(found) => found,
+        Err(e) => return embedding.set_status(app, off(Some(e))),
+    };
+    let chosen_problem = choice
+        .skipped
+        .iter()
+        .find(|(path, _)| Some(path) == settings.file.as_ref())
+        .map(|(path, why)| format!("{}: {why}", path.display()));
+    let Some((candidate, info)) = choice.model else {
+        return embedding.set_status(app, off(chosen_problem));
+    };
+    let model = Arc::new(BuiltinModel::new(candidate.path.clone(), worker));
+    let family = builtin::prompts_for(&candidate.path, Some(&info));
+    let (found, ollama_name) = match &candidate.origin {
+        catalog::Origin::Chosen => ("chosen", None),
+        catalog::Origin::Folder => ("folder", None),
+        catalog::Origin::Ollama { name } => ("ollama", Some(name.clone())),
+    };
+    let base = EmbeddingStatus {
+        state: "embedding".into(),
+        model: Some(candidate.origin_name()),
+        prompt_in_use: Some(family),
+        builtin: Some(BuiltinStatus {
+            file: candidate.path.display().to_string(),
+            found: found.into(),
+            ollama_name,
+            name: info
+                .name
+                .clone()
+                .unwrap_or_else(|| info.architecture.clone()),
+            architecture: info.architecture.clone(),
+            size: candidate.size,
+            size_label: info.size_label.clone(),
+            license: info.license.clone(),
+            licence_file: candidate
+                .licence_file
+                .as_ref()
+                .map(|p| p.display().to_string()),
+        }),
+        models_dir: Some(models_dir),
+        builtin_settings: Some(settings.clone()),
+        // A chosen file that cannot be used is said, even when another model is used.
+        message: chosen_problem,
+        ..Default::default()
+    };
+    *embedding
+        .semantic
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner) = Some(Semantic(model.clone()));
+    embedding.set_status(app, base.clone());
+    run_pass(app, &state.db_path, model.as_ref(), generation, base);
 }
 
 /// Stops the running pass at its next step (it resumes with the next `catch_up`).
@@ -170,7 +294,7 @@ pub fn catch_up(app: &AppHandle) {
 fn run_pass(
     app: &AppHandle,
     db: &std::path::Path,
-    server: &ModelServer,
+    server: &dyn Embedder,
     generation: u64,
     base: EmbeddingStatus,
 ) {
@@ -298,6 +422,17 @@ pub fn save(app: &AppHandle, settings: Option<ServerSettings>) -> CommandResult<
     let mut all = Settings::load(&path)?;
     all.embeddings = settings.clone();
     all.save(&path)?;
-    apply(app, settings);
+    apply(app, settings, all.builtin);
+    Ok(())
+}
+
+/// Saves the built-in model's settings and uses them (while no server is set up).
+pub fn save_builtin(app: &AppHandle, builtin: BuiltinSettings) -> CommandResult<()> {
+    let state = app.state::<AppState>();
+    let path = Settings::path_for(&state.db_path);
+    let mut all = Settings::load(&path)?;
+    all.builtin = builtin.clone();
+    all.save(&path)?;
+    apply(app, all.embeddings, builtin);
     Ok(())
 }

@@ -57,6 +57,7 @@ pub fn run() {
             commands::detect_local_server,
             commands::set_embedding_settings,
             commands::clear_embedding_settings,
+            commands::set_builtin_model,
             commands::rerank_status,
             commands::test_rerank_server,
             commands::set_rerank_settings,

@@ -9,5 +9,7 @@ fn main() {
     // PDFs are read in a child process of this same executable; such a child never
     // opens a window.
     evident_core::extract::pdf::run_worker_if_requested();
+    // Nor does one started to run the built-in embeddings model.
+    evident_embedder::run_worker_if_requested();
     evident_app::run();
 }

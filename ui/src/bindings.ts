@@ -1344,7 +1344,67 @@ total: number,
 /**
  * What went wrong, or what search does meanwhile, in words for the user.
  */
-message: string | null, };
+message: string | null, 
+/**
+ * The built-in model, when it is the one in use (no server is set up).
+ */
+builtin: BuiltinStatus | null, 
+/**
+ * The built-in model's settings.
+ */
+builtin_settings: BuiltinSettings | null, 
+/**
+ * Evident's own models folder (where a user can put a built-in model).
+ */
+models_dir: string | null, };
+export type BuiltinStatus = { 
+/**
+ * The GGUF file.
+ */
+file: string, 
+/**
+ * Where it was found: `chosen`, `folder` or `ollama`.
+ */
+found: string, 
+/**
+ * Ollama's `name:tag` for a model found there.
+ */
+ollama_name: string | null, 
+/**
+ * The model's name in its header (or its architecture).
+ */
+name: string, 
+/**
+ * llama.cpp's architecture name (`gemma-embedding`, `bert` ...).
+ */
+architecture: string, 
+/**
+ * The file's size in bytes.
+ */
+size: number, 
+/**
+ * Its parameter count as the header labels it (`300M`).
+ */
+size_label: string | null, 
+/**
+ * The licence the header names.
+ */
+license: string | null, 
+/**
+ * A licence text that travels with it.
+ */
+licence_file: string | null, };
+export type BuiltinSettings = { 
+/**
+ * Whether to look for and run one (on by default; off means keyword search only
+ * unless a server is set up).
+ */
+enabled: boolean, 
+/**
+ * The GGUF file the user chose; `None` takes the first embedding model found in
+ * Evident's models folder or among Ollama's.
+ */
+file?: string | null, };
 export type LibrarySync = { 
 /**
  * The changes, counted.

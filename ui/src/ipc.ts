@@ -90,6 +90,7 @@ export const ipc = {
   setEmbeddingSettings: (baseUrl: string, model: string, apiKey: string | null, prompt: PromptFamily | null) =>
     call<ServerCheck>("set_embedding_settings", { baseUrl, model, apiKey, prompt }),
   clearEmbeddingSettings: () => call<null>("clear_embedding_settings"),
+  setBuiltinModel: (enabled: boolean, file: string | null) => call<null>("set_builtin_model", { enabled, file }),
   rerankStatus: () => call<RerankStatus>("rerank_status"),
   testRerankServer: (baseUrl: string, model: string, apiKey: string | null) =>
     call<ServerCheck>("test_rerank_server", { baseUrl, model, apiKey }),

@@ -1,9 +1,11 @@
-// Settings → meaning search: the embeddings server (address, model, optional key, the
-// prompts the model is given), a connection test, the background embedding's
+// Settings → meaning search: the built-in model (which file, where it was found, its
+// size and licence; choose another), the embeddings server (address, model, optional
+// key, the prompts the model is given), a connection test, the background embedding's
 // progress, and an offer to use a model server that already answers at Ollama's
 // default address.
 
-import type { EmbeddingStatus, PromptFamily } from "../../bindings";
+import { open } from "@tauri-apps/plugin-dialog";
+import type { BuiltinStatus, EmbeddingStatus, PromptFamily } from "../../bindings";
 import { h, replace } from "../../dom";
 import { t } from "../../i18n";
 import { ipc } from "../../ipc";
@@ -48,6 +50,28 @@ export function statusText(s: EmbeddingStatus): string {
   }
 }
 
+/// Where the built-in model was found, in words.
+function foundText(b: BuiltinStatus): string {
+  if (b.found === "ollama") return t("builtinFoundOllama", { name: b.ollama_name ?? "" });
+  return t(b.found === "chosen" ? "builtinFoundChosen" : "builtinFoundFolder");
+}
+
+/// The line that says which built-in model is in use (or why none is).
+export function builtinText(s: EmbeddingStatus): string {
+  if (s.base_url) return t("builtinServerWins");
+  if (s.builtin_settings && !s.builtin_settings.enabled) return t("builtinOff");
+  const b = s.builtin;
+  if (!b) return "";
+  const mb = Math.round(b.size / 1e6);
+  const details = [b.architecture, b.size_label, `${mb} MB`].filter(Boolean).join(", ");
+  return t("builtinInUse", {
+    name: b.name,
+    details,
+    found: foundText(b),
+    license: b.license ?? t("licenceUnknown"),
+  });
+}
+
 export class EmbeddingsSection {
   readonly element: HTMLElement;
   private readonly url: HTMLInputElement;
@@ -60,8 +84,19 @@ export class EmbeddingsSection {
   private readonly progress: HTMLProgressElement;
   private readonly result: HTMLElement;
   private readonly offer: HTMLElement;
+  private readonly builtinLine: HTMLElement;
+  private readonly builtinMore: HTMLElement;
+  private readonly builtinEnabled: HTMLInputElement;
+  private builtinFile: string | null = null;
 
   constructor(private readonly onError: (e: unknown) => void) {
+    this.builtinLine = h("p", { class: "status-line", testid: "builtin-model" });
+    this.builtinMore = h("p", { class: "hint", testid: "builtin-more" });
+    this.builtinEnabled = h("input", {
+      testid: "builtin-enabled",
+      attrs: { type: "checkbox", checked: true },
+      on: { change: () => void this.setBuiltin(this.builtinEnabled.checked, this.builtinFile) },
+    });
     this.url = h("input", { testid: "embed-url", attrs: { type: "url", placeholder: OLLAMA_URL, spellcheck: false } });
     this.models = h("datalist", { attrs: { id: "embedding-models" } });
     this.model = h("input", {
@@ -89,6 +124,16 @@ export class EmbeddingsSection {
       h("p", { class: "hint" }, t("embeddingsHint")),
       this.statusLine,
       this.progress,
+      h("h3", {}, t("builtinTitle")),
+      this.builtinLine,
+      this.builtinMore,
+      h("label", { class: "inline" }, this.builtinEnabled, " ", t("builtinEnabled")),
+      h(
+        "div",
+        { class: "actions" },
+        button(t("builtinChoose"), "builtin-choose", () => this.chooseFile()),
+        button(t("builtinAuto"), "builtin-auto", () => this.setBuiltin(true, null)),
+      ),
       this.offer,
       h("label", {}, t("serverUrl"), this.url),
       h("label", {}, t("modelName"), this.model, this.models),
@@ -121,6 +166,16 @@ export class EmbeddingsSection {
     const auto = this.prompt.options[0];
     if (auto) auto.textContent = t("promptAuto", { family: s.prompt_in_use && !s.prompt ? promptLabel(s.prompt_in_use) : "…" });
     this.statusLine.dataset.state = s.state;
+    this.builtinLine.textContent = builtinText(s);
+    this.builtinMore.textContent = s.builtin
+      ? [s.builtin.file, s.builtin.licence_file ? t("builtinLicenceFile", { file: s.builtin.licence_file }) : ""].filter(Boolean).join(" · ")
+      : s.base_url || !s.builtin_settings?.enabled || !s.models_dir
+        ? ""
+        : [s.message ?? "", t("builtinNone", { dir: s.models_dir })].filter(Boolean).join(" ");
+    if (s.builtin_settings) {
+      this.builtinEnabled.checked = s.builtin_settings.enabled;
+      this.builtinFile = s.builtin_settings.file ?? null;
+    }
     this.statusLine.classList.toggle("error", s.state === "error");
     this.key.placeholder = s.has_key ? t("apiKeySaved") : "";
     const running = s.state === "embedding" && s.total > 0;
@@ -171,6 +226,20 @@ export class EmbeddingsSection {
     } catch (e) {
       this.onError(e);
     }
+  }
+
+  private async setBuiltin(enabled: boolean, file: string | null): Promise<void> {
+    try {
+      await ipc.setBuiltinModel(enabled, file);
+    } catch (e) {
+      this.onError(e);
+    }
+  }
+
+  /// A GGUF file picked in the system's file dialog becomes the built-in model.
+  private async chooseFile(): Promise<void> {
+    const picked = await open({ multiple: false, directory: false, filters: [{ name: t("ggufFiles"), extensions: ["gguf"] }] }).catch(this.onError);
+    if (typeof picked === "string") await this.setBuiltin(true, picked);
   }
 
   /// Offers a server that answers at Ollama's default address, with its models.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { EmbeddingStatus, RerankStatus } from "../../bindings";
 import { setLang } from "../../i18n";
-import { PROMPT_FAMILIES, promptLabel, promptText } from "./embeddings-section";
+import { PROMPT_FAMILIES, builtinText, promptLabel, promptText } from "./embeddings-section";
 import { rerankStatusText } from "./rerank-section";
 
 function status(overrides: Partial<EmbeddingStatus>): EmbeddingStatus {
@@ -15,6 +15,9 @@ function status(overrides: Partial<EmbeddingStatus>): EmbeddingStatus {
     embedded: 10,
     total: 10,
     message: null,
+    builtin: null,
+    builtin_settings: { enabled: true, file: null },
+    models_dir: "/home/u/.local/share/app.evident.desktop/models",
     ...overrides,
   };
 }
@@ -30,6 +33,31 @@ describe("settings wording", () => {
     for (const f of PROMPT_FAMILIES) {
       expect(promptLabel(f), f).not.toMatch(/^prompt_/);
     }
+  });
+
+  it("says which built-in model is in use, where it was found, its size and licence", () => {
+    setLang("en");
+    const gemma = {
+      file: "/m/embeddinggemma-300m-q8_0.gguf",
+      found: "folder",
+      ollama_name: null,
+      name: "embeddinggemma-300m",
+      architecture: "gemma-embedding",
+      size: 333_591_360,
+      size_label: "300M",
+      license: "gemma",
+      licence_file: null,
+    };
+    expect(builtinText(status({ base_url: null, builtin: gemma }))).toBe(
+      "embeddinggemma-300m (gemma-embedding, 300M, 334 MB), found in Evident's models folder. Licence: gemma.",
+    );
+    expect(builtinText(status({ base_url: null, builtin: { ...gemma, found: "ollama", ollama_name: "embeddinggemma:latest", license: null } }))).toContain(
+      "among Ollama's models (embeddinggemma:latest). Licence: not stated in the file.",
+    );
+    expect(builtinText(status({ builtin: gemma }))).toBe("A server is set up, so it is used instead.");
+    expect(builtinText(status({ base_url: null, builtin_settings: { enabled: false, file: null } }))).toContain("keyword search only");
+    setLang("zh-CN");
+    expect(builtinText(status({ base_url: null, builtin: gemma }))).toContain("来源：Evident 的模型文件夹");
   });
 
   it("says whether a reranker orders the passages", () => {
