@@ -48,6 +48,7 @@ const COMMANDS: &[&str] = &[
     "detect_local_server",
     "set_embedding_settings",
     "clear_embedding_settings",
+    "set_builtin_model",
     "rerank_status",
     "test_rerank_server",
     "set_rerank_settings",
