@@ -14,13 +14,18 @@
 //! like any other: the model is pinned by its identity (its file, its prompts and the
 //! vector of the probe text), so switching between the built-in model and a server,
 //! or between two files, re-embeds the library and never mixes their vectors.
+//!
+//! Every reply has a deadline ([`REPLY_LIMIT`]): a worker that hangs (a model that
+//! loops, a machine swapping) is ended and named, so a question falls back to
+//! keywords instead of waiting for ever behind it.
 
 pub mod catalog;
 pub mod protocol;
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 use std::time::{Duration, Instant};
 
@@ -31,6 +36,14 @@ use crate::{Error, Result};
 /// How long the worker may sit idle before it is ended (and its memory returned).
 pub const IDLE_LIMIT: Duration = Duration::from_secs(180);
 
+/// How long one reply may take (loading a model, or embedding one batch) before the
+/// worker is taken to be hung and ended. A batch of [`BATCH`] long passages takes a
+/// 300M model about 3 s on two cores; this leaves room for models ten times larger.
+pub const REPLY_LIMIT: Duration = Duration::from_secs(120);
+
+/// How long reading the headers of a few files may take.
+const DESCRIBE_LIMIT: Duration = Duration::from_secs(60);
+
 /// Texts per request to the worker: small enough that progress moves and a cancel is
 /// heard within seconds.
 const BATCH: usize = 8;
@@ -39,8 +52,72 @@ const BATCH: usize = 8;
 struct Running {
     child: Child,
     stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
+    /// The worker's reply lines, read by a thread of their own so that a reply can be
+    /// waited for with a deadline; closed when the worker's output ends.
+    replies: Receiver<io::Result<String>>,
     last_used: Instant,
+}
+
+impl Running {
+    /// Takes over a worker just spawned with piped stdin and stdout.
+    fn new(mut child: Child) -> std::result::Result<Self, String> {
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err("the embeddings worker has no pipes".into());
+        };
+        let (sender, replies) = mpsc::channel();
+        let reader = std::thread::Builder::new()
+            .name("embeddings-replies".into())
+            .spawn(move || {
+                let mut lines = BufReader::new(stdout);
+                loop {
+                    let mut line = String::new();
+                    match lines.read_line(&mut line) {
+                        Ok(0) => return,
+                        Ok(_) => {
+                            if sender.send(Ok(line)).is_err() {
+                                return;
+                            }
+                        }
+                        Err(e) => {
+                            let _ = sender.send(Err(e));
+                            return;
+                        }
+                    }
+                }
+            });
+        if let Err(e) = reader {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!("cannot read the embeddings worker's replies: {e}"));
+        }
+        Ok(Self {
+            child,
+            stdin,
+            replies,
+            last_used: Instant::now(),
+        })
+    }
+}
+
+/// Why an exchange with the worker failed.
+#[derive(Debug)]
+enum Broken {
+    /// The worker is gone (killed, crashed) or said something unreadable: worth one
+    /// new start.
+    Stopped(String),
+    /// The worker did not answer in time and was ended: starting it again would only
+    /// make the caller wait twice.
+    Hung(String),
+}
+
+impl Broken {
+    fn reason(self) -> String {
+        match self {
+            Self::Stopped(why) | Self::Hung(why) => why,
+        }
+    }
 }
 
 impl Drop for Running {
@@ -56,6 +133,7 @@ pub struct BuiltinModel {
     worker: PathBuf,
     threads: u32,
     idle_limit: Duration,
+    reply_limit: Duration,
     slot: Arc<Mutex<Option<Running>>>,
     info: Mutex<Option<GgufInfo>>,
     identity: Mutex<Option<ModelIdentity>>,
@@ -79,6 +157,7 @@ impl BuiltinModel {
             worker: worker.into(),
             threads: default_threads(),
             idle_limit: IDLE_LIMIT,
+            reply_limit: REPLY_LIMIT,
             slot: Arc::new(Mutex::new(None)),
             info: Mutex::new(None),
             identity: Mutex::new(None),
@@ -89,6 +168,13 @@ impl BuiltinModel {
     /// The same model ended after `limit` of idleness instead of [`IDLE_LIMIT`].
     pub fn with_idle_limit(mut self, limit: Duration) -> Self {
         self.idle_limit = limit;
+        self
+    }
+
+    /// The same model whose worker is taken to be hung after `limit` without a reply
+    /// instead of [`REPLY_LIMIT`].
+    pub fn with_reply_limit(mut self, limit: Duration) -> Self {
+        self.reply_limit = limit;
         self
     }
 
@@ -142,7 +228,7 @@ impl BuiltinModel {
 
     /// Starts the worker and loads the model.
     fn start(&self) -> Result<Running> {
-        let mut child = Command::new(&self.worker)
+        let child = Command::new(&self.worker)
             .arg(WORKER_FLAG)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -154,24 +240,16 @@ impl BuiltinModel {
                     self.worker.display()
                 ))
             })?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            let _ = child.kill();
-            return Err(self.model_error("the embeddings worker has no pipes"));
-        };
-        let mut running = Running {
-            child,
-            stdin,
-            stdout: BufReader::new(stdout),
-            last_used: Instant::now(),
-        };
+        let mut running = Running::new(child).map_err(|why| self.model_error(why))?;
         let reply = exchange(
             &mut running,
             &Request::Load {
                 path: self.path.clone(),
                 threads: self.threads,
             },
+            self.reply_limit,
         )
-        .map_err(|why| self.model_error(why))?;
+        .map_err(|broken| self.model_error(broken.reason()))?;
         match reply {
             Reply::Loaded(info) => {
                 *lock(&self.info) = Some(info);
@@ -183,7 +261,7 @@ impl BuiltinModel {
     }
 
     /// Sends one request, starting the worker if it is not running. A worker that
-    /// stopped (killed, crashed) is started again once.
+    /// stopped (killed, crashed) is started again once; one that hung is not.
     fn request(&self, request: &Request) -> Result<Reply> {
         let mut slot = lock(&self.slot);
         for attempt in 0..2 {
@@ -194,12 +272,16 @@ impl BuiltinModel {
             let Some(running) = slot.as_mut() else {
                 continue;
             };
-            match exchange(running, request) {
+            match exchange(running, request, self.reply_limit) {
                 Ok(reply) => {
                     running.last_used = Instant::now();
                     return Ok(reply);
                 }
-                Err(why) => {
+                Err(Broken::Hung(why)) => {
+                    slot.take();
+                    return Err(self.model_error(why));
+                }
+                Err(Broken::Stopped(why)) => {
                     slot.take();
                     if attempt == 1 {
                         return Err(self.model_error(why));
@@ -323,54 +405,65 @@ pub fn describe(worker: &Path, paths: &[PathBuf]) -> Result<Vec<Described>> {
 }
 
 fn describe_batch(worker: &Path, paths: &[PathBuf]) -> std::result::Result<Vec<Described>, String> {
-    let mut child = Command::new(worker)
+    let child = Command::new(worker)
         .arg(WORKER_FLAG)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .map_err(|e| format!("cannot start the model reader {}: {e}", worker.display()))?;
-    let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-        let _ = child.kill();
-        return Err("the model reader has no pipes".into());
-    };
-    let mut running = Running {
-        child,
-        stdin,
-        stdout: BufReader::new(stdout),
-        last_used: Instant::now(),
-    };
+    let mut running = Running::new(child)?;
     match exchange(
         &mut running,
         &Request::Describe {
             paths: paths.to_vec(),
         },
-    )? {
+        DESCRIBE_LIMIT,
+    )
+    .map_err(Broken::reason)?
+    {
         Reply::Described(d) if d.len() == paths.len() => Ok(d),
         other => Err(format!("the model reader answered {other:?}")),
     }
 }
 
-/// One request and its reply; an error when the worker is gone.
-fn exchange(running: &mut Running, request: &Request) -> std::result::Result<Reply, String> {
-    let mut line = serde_json::to_string(request).map_err(|e| e.to_string())?;
+/// One request and its reply within `limit`; the worker is ended when it does not
+/// answer in time.
+fn exchange(
+    running: &mut Running,
+    request: &Request,
+    limit: Duration,
+) -> std::result::Result<Reply, Broken> {
+    let mut line = serde_json::to_string(request).map_err(|e| Broken::Stopped(e.to_string()))?;
     line.push('\n');
     let sent = running
         .stdin
         .write_all(line.as_bytes())
         .and_then(|()| running.stdin.flush());
-    let mut reply = String::new();
-    let read = sent.and_then(|()| running.stdout.read_line(&mut reply));
-    match read {
-        Ok(n) if n > 0 => serde_json::from_str(&reply)
-            .map_err(|e| format!("the embeddings worker answered nonsense: {e}")),
-        _ => {
+    let reply = match sent {
+        Ok(()) => running.replies.recv_timeout(limit),
+        Err(_) => Err(RecvTimeoutError::Disconnected),
+    };
+    match reply {
+        Ok(Ok(reply)) => serde_json::from_str(&reply)
+            .map_err(|e| Broken::Stopped(format!("the embeddings worker answered nonsense: {e}"))),
+        Err(RecvTimeoutError::Timeout) => {
+            let _ = running.child.kill();
+            let _ = running.child.wait();
+            Err(Broken::Hung(format!(
+                "the embeddings worker did not answer within {} s and was stopped",
+                limit.as_secs_f32().ceil()
+            )))
+        }
+        Ok(Err(_)) | Err(RecvTimeoutError::Disconnected) => {
             let status = running
                 .child
                 .wait()
                 .map(|s| s.to_string())
                 .unwrap_or_else(|e| e.to_string());
-            Err(format!("the embeddings worker stopped ({status})"))
+            Err(Broken::Stopped(format!(
+                "the embeddings worker stopped ({status})"
+            )))
         }
     }
 }
@@ -473,5 +566,42 @@ impl Embedder for BuiltinModel {
 
     fn first_pass_dims(&self) -> Option<usize> {
         self.prompt_family().matryoshka_prefix()
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    /// A worker that reads nothing and never answers (a model stuck in a loop, a
+    /// machine swapping) must not hold a question: it is ended and named.
+    #[test]
+    fn a_worker_that_never_answers_is_ended_and_named_not_waited_for() {
+        let dir = std::env::temp_dir().join(format!("evident-hung-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let worker = dir.join("worker.sh");
+        std::fs::write(&worker, "#!/bin/sh\nexec sleep 600\n").expect("script");
+        std::fs::set_permissions(&worker, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        let model = BuiltinModel::new(dir.join("model.gguf"), &worker)
+            .with_reply_limit(Duration::from_millis(400));
+
+        let started = Instant::now();
+        let err = model
+            .identity()
+            .expect_err("a hung worker gives no identity");
+        let message = err.to_string();
+        assert!(
+            message.contains("did not answer within 1 s and was stopped"),
+            "{message}"
+        );
+        assert!(message.contains("model.gguf"), "{message}");
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "waited {:?}",
+            started.elapsed()
+        );
+        assert!(!model.is_running(), "the hung worker was left running");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
