@@ -805,6 +805,27 @@ def main() -> int:
         check("Evident" in builtin_line and "334 MB" in builtin_line,
               f"Settings shows the built-in model, where it was found and its size ({builtin_line})")
         shot(driver, "09a-settings-builtin-model")
+
+        # While the library is being embedded, the Library says how far it has come
+        # and questions are answered by keyword, and the answer says so.
+        by_testid(driver, "tab-library").click()
+        WebDriverWait(driver, 60, poll_frequency=0.2).until(
+            lambda d: by_testid(d, "library-embedding").is_displayed()
+            or by_testid(d, "embed-status").get_attribute("data-state") == "ready"
+        )
+        embedding_line = by_testid(driver, "library-embedding")
+        check(embedding_line.is_displayed(), "the Library shows the embedding pass while it runs")
+        line = embedding_line.text
+        check("gemma" in line and ("keyword" in line.lower() or "关键词" in line),
+              f"the Library names the model and says questions use keywords meanwhile ({line[:120]})")
+        shot(driver, "09a-library-embedding")
+        by_testid(driver, "tab-ask").click()
+        ask(driver, "哪些费用可以报销？")
+        notes = driver.find_elements(By.CSS_SELECTOR, ".result [data-testid='retrieval-note']")
+        note = notes[0].text if notes else ""
+        check("keyword" in note.lower() or "关键词" in note,
+              f"a question asked meanwhile is answered by keyword, and says so ({note[:120]})")
+        by_testid(driver, "tab-settings").click()
         WebDriverWait(driver, 240, poll_frequency=0.5).until(
             lambda d: by_testid(d, "embed-status").get_attribute("data-state") == "ready"
         )
@@ -849,12 +870,16 @@ def main() -> int:
             save = by_testid(driver, "embed-save")
             driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", save)
             save.click()
+            # The built-in model was ready a moment ago: wait for the server's model by name.
+            served = "multilingual-e5-small-q4"
             progress = WebDriverWait(driver, 30, poll_frequency=0.05).until(
                 lambda d: by_testid(d, "embed-status").get_attribute("data-state") in ("embedding", "ready")
+                and served in by_testid(d, "embed-status").text
                 and by_testid(d, "embed-status").text
             )
             WebDriverWait(driver, 180, poll_frequency=0.5).until(
                 lambda d: by_testid(d, "embed-status").get_attribute("data-state") == "ready"
+                and served in by_testid(d, "embed-status").text
             )
             done = by_testid(driver, "embed-status").text
             check(bool(progress) and "11" in done, f"the documents are embedded in the background ({progress} → {done})")

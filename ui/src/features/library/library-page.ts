@@ -1,11 +1,14 @@
 // Library: import by dropping files or folders anywhere on the window, or with the
-// native dialog; a per-file progress list and a final summary; the document list.
+// native dialog; a per-file progress list and a final summary; the document list; and,
+// while the library is being embedded for meaning search, how far that has come (and
+// that questions are answered by keyword meanwhile).
 
 import { open } from "@tauri-apps/plugin-dialog";
-import type { DocumentRecord, FileReport, ImportSummary, LibrarySync, Outcome } from "../../bindings";
+import type { DocumentRecord, EmbeddingStatus, FileReport, ImportSummary, LibrarySync, Outcome } from "../../bindings";
 import { type Child, h, replace } from "../../dom";
 import { t } from "../../i18n";
 import { ipc } from "../../ipc";
+import { statusText } from "../settings/embeddings-section";
 import { renderSync } from "./sync-view";
 
 function outcomeText(o: Outcome): string {
@@ -53,6 +56,9 @@ export class LibraryPage {
   private readonly summary: HTMLElement;
   private readonly list: HTMLElement;
   private readonly sync: HTMLElement;
+  private readonly embedding: HTMLElement;
+  private readonly embeddingText: HTMLElement;
+  private readonly embeddingBar: HTMLProgressElement;
   private readonly rebuildButton: HTMLButtonElement;
   private busy = false;
 
@@ -64,6 +70,15 @@ export class LibraryPage {
     this.summary = h("p", { class: "import-summary", testid: "library-import-summary", attrs: { role: "status" } });
     this.list = h("div", { class: "documents" });
     this.sync = h("div", { class: "library-sync", testid: "library-sync", attrs: { role: "status", "aria-live": "polite" } });
+    this.embeddingText = h("span", {});
+    this.embeddingBar = h("progress", {});
+    this.embedding = h(
+      "div",
+      { class: "library-embedding", testid: "library-embedding", attrs: { role: "status", "aria-live": "polite" } },
+      this.embeddingText,
+      this.embeddingBar,
+    );
+    this.embedding.hidden = true;
     this.rebuildButton = h(
       "button",
       { testid: "library-rebuild", attrs: { type: "button", title: t("rebuildHint") }, on: { click: () => void this.rebuild() } },
@@ -83,6 +98,7 @@ export class LibraryPage {
       this.summary,
       this.progress,
       this.sync,
+      this.embedding,
       h("h2", {}, t("documents")),
       this.list,
     );
@@ -92,6 +108,8 @@ export class LibraryPage {
       if (s.counts.added + s.counts.updated + s.counts.renamed + s.counts.removed > 0) this.onChanged();
     });
     void ipc.librarySync().then((s) => this.showSync(s), this.onError);
+    void ipc.onEmbeddingStatus((s) => this.showEmbedding(s));
+    void ipc.embeddingStatus().then((s) => this.showEmbedding(s), this.onError);
     void ipc.onImportProgress((p) => {
       if (p.kind === "planned") {
         replace(this.summary, `${t("importing")} ${p.files}…`);
@@ -103,6 +121,16 @@ export class LibraryPage {
 
   private showSync(s: LibrarySync): void {
     replace(this.sync, ...renderSync(s));
+  }
+
+  /// Shown only while passages are being embedded: the settings page holds the rest.
+  private showEmbedding(s: EmbeddingStatus): void {
+    const running = s.state === "embedding" && s.total > 0;
+    this.embedding.hidden = !running;
+    if (!running) return;
+    this.embeddingText.textContent = statusText(s);
+    this.embeddingBar.max = s.total;
+    this.embeddingBar.value = s.embedded;
   }
 
   private addProgress(r: FileReport): void {
