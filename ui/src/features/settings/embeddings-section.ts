@@ -42,7 +42,11 @@ export function statusText(s: EmbeddingStatus): string {
     case "ready":
       return t("embeddingsReady", { model, total: s.total });
     case "embedding":
-      return t("embeddingsProgress", { model, embedded: s.embedded, total: s.total });
+      // The pass announces itself before it has counted (and before a built-in
+      // model has loaded): "0 of 0" would read as nothing to do.
+      return s.total > 0
+        ? t("embeddingsProgress", { model, embedded: s.embedded, total: s.total })
+        : t("embeddingsStarting", { model });
     case "error":
       return t("embeddingsError", { message: s.message ?? "" });
     default:

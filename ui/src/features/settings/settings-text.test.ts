@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { EmbeddingStatus, RerankStatus } from "../../bindings";
 import { setLang } from "../../i18n";
-import { PROMPT_FAMILIES, builtinText, promptLabel, promptText } from "./embeddings-section";
+import { PROMPT_FAMILIES, builtinText, promptLabel, promptText, statusText } from "./embeddings-section";
 import { rerankStatusText } from "./rerank-section";
 
 function status(overrides: Partial<EmbeddingStatus>): EmbeddingStatus {
@@ -23,6 +23,17 @@ function status(overrides: Partial<EmbeddingStatus>): EmbeddingStatus {
 }
 
 describe("settings wording", () => {
+  it("says how far the embedding pass has come, and never '0 of 0' before it has counted", () => {
+    setLang("en");
+    expect(statusText(status({ state: "embedding", embedded: 3, total: 11 }))).toBe(
+      "Embedding passages with embeddinggemma: 3 of 11. Keyword search only until it finishes.",
+    );
+    const starting = statusText(status({ state: "embedding", embedded: 0, total: 0 }));
+    expect(starting).toBe("Starting embeddinggemma and counting the passages to embed. Keyword search only until it finishes.");
+    setLang("zh-CN");
+    expect(statusText(status({ state: "embedding", embedded: 0, total: 0 }))).toContain("仅做关键词检索");
+  });
+
   it("says which prompts are in use and whether they were recognised or chosen", () => {
     setLang("en");
     expect(promptText(status({}))).toBe("Recognised from the model's name: EmbeddingGemma (task: … | query: / title: … | text:)");
