@@ -8,7 +8,7 @@ import type { DocumentRecord, EmbeddingStatus, FileReport, ImportSummary, Librar
 import { type Child, h, replace } from "../../dom";
 import { t } from "../../i18n";
 import { ipc } from "../../ipc";
-import { statusText } from "../settings/embeddings-section";
+import { showProgress, statusText } from "../settings/embeddings-section";
 import { renderSync } from "./sync-view";
 
 function outcomeText(o: Outcome): string {
@@ -125,12 +125,8 @@ export class LibraryPage {
 
   /// Shown only while passages are being embedded: the settings page holds the rest.
   private showEmbedding(s: EmbeddingStatus): void {
-    const running = s.state === "embedding" && s.total > 0;
-    this.embedding.hidden = !running;
-    if (!running) return;
-    this.embeddingText.textContent = statusText(s);
-    this.embeddingBar.max = s.total;
-    this.embeddingBar.value = s.embedded;
+    this.embedding.hidden = !showProgress(this.embeddingBar, s);
+    if (!this.embedding.hidden) this.embeddingText.textContent = statusText(s);
   }
 
   private addProgress(r: FileReport): void {

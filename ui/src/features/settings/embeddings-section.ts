@@ -54,6 +54,18 @@ export function statusText(s: EmbeddingStatus): string {
   }
 }
 
+/// Shows the embedding pass's progress on `bar`; hides it (and answers false) when no
+/// pass is running or it has not counted yet.
+export function showProgress(bar: HTMLProgressElement, s: EmbeddingStatus): boolean {
+  const running = s.state === "embedding" && s.total > 0;
+  bar.hidden = !running;
+  if (running) {
+    bar.max = s.total;
+    bar.value = s.embedded;
+  }
+  return running;
+}
+
 /// Where the built-in model was found, in words.
 function foundText(b: BuiltinStatus): string {
   if (b.found === "ollama") return t("builtinFoundOllama", { name: b.ollama_name ?? "" });
@@ -182,12 +194,7 @@ export class EmbeddingsSection {
     }
     this.statusLine.classList.toggle("error", s.state === "error");
     this.key.placeholder = s.has_key ? t("apiKeySaved") : "";
-    const running = s.state === "embedding" && s.total > 0;
-    this.progress.hidden = !running;
-    if (running) {
-      this.progress.max = s.total;
-      this.progress.value = s.embedded;
-    }
+    showProgress(this.progress, s);
   }
 
   private fields(): [string, string, string | null, PromptFamily | null] {

@@ -59,12 +59,20 @@ struct Running {
 }
 
 impl Running {
-    /// Takes over a worker just spawned with piped stdin and stdout.
-    fn new(mut child: Child) -> std::result::Result<Self, String> {
+    /// Starts `worker` (an Evident executable) as an embeddings worker; `who` names it
+    /// in errors ("the embeddings worker", "the model reader").
+    fn spawn(worker: &Path, who: &str) -> std::result::Result<Self, String> {
+        let mut child = Command::new(worker)
+            .arg(WORKER_FLAG)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start {who} {}: {e}", worker.display()))?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
             let _ = child.wait();
-            return Err("the embeddings worker has no pipes".into());
+            return Err(format!("{who} has no pipes"));
         };
         let (sender, replies) = mpsc::channel();
         let reader = std::thread::Builder::new()
@@ -90,7 +98,7 @@ impl Running {
         if let Err(e) = reader {
             let _ = child.kill();
             let _ = child.wait();
-            return Err(format!("cannot read the embeddings worker's replies: {e}"));
+            return Err(format!("cannot read the replies of {who}: {e}"));
         }
         Ok(Self {
             child,
@@ -228,19 +236,8 @@ impl BuiltinModel {
 
     /// Starts the worker and loads the model.
     fn start(&self) -> Result<Running> {
-        let child = Command::new(&self.worker)
-            .arg(WORKER_FLAG)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| {
-                self.model_error(format!(
-                    "cannot start the embeddings worker {}: {e}",
-                    self.worker.display()
-                ))
-            })?;
-        let mut running = Running::new(child).map_err(|why| self.model_error(why))?;
+        let mut running = Running::spawn(&self.worker, "the embeddings worker")
+            .map_err(|why| self.model_error(why))?;
         let reply = exchange(
             &mut running,
             &Request::Load {
@@ -405,14 +402,7 @@ pub fn describe(worker: &Path, paths: &[PathBuf]) -> Result<Vec<Described>> {
 }
 
 fn describe_batch(worker: &Path, paths: &[PathBuf]) -> std::result::Result<Vec<Described>, String> {
-    let child = Command::new(worker)
-        .arg(WORKER_FLAG)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("cannot start the model reader {}: {e}", worker.display()))?;
-    let mut running = Running::new(child)?;
+    let mut running = Running::spawn(worker, "the model reader")?;
     match exchange(
         &mut running,
         &Request::Describe {
