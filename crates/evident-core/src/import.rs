@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
+use crate::aside::{set_aside, sibling, with_suffix};
 use crate::chunk::{CHUNKER_VERSION, ChunkerConfig, chunk};
 use crate::extract::pdf::PdfReader;
 use crate::extract::{DocumentKind, extract_textual};
@@ -625,37 +626,6 @@ fn salvage_sources(db: &Path) -> Option<Vec<PathBuf>> {
     rows.map(|r| r.map(PathBuf::from))
         .collect::<rusqlite::Result<Vec<_>>>()
         .ok()
-}
-
-/// Moves a damaged SQLite file (and its `-wal` and `-shm` files) aside as
-/// `<name>.broken-<unix time>`, so nothing in it is lost; returns the new path.
-pub(crate) fn set_aside(db: &Path) -> Result<PathBuf> {
-    let stamp = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or(Duration::ZERO)
-        .as_secs();
-    let aside = sibling(db, &format!("broken-{stamp}"));
-    std::fs::rename(db, &aside).map_err(|e| Error::io(db, e))?;
-    for suffix in ["-wal", "-shm"] {
-        let side = with_suffix(db, suffix);
-        if side.exists() {
-            let _ = std::fs::rename(&side, with_suffix(&aside, suffix));
-        }
-    }
-    Ok(aside)
-}
-
-fn sibling(db: &Path, ext: &str) -> PathBuf {
-    let mut name = db.file_name().map(|n| n.to_os_string()).unwrap_or_default();
-    name.push(".");
-    name.push(ext);
-    db.with_file_name(name)
-}
-
-fn with_suffix(p: &Path, suffix: &str) -> PathBuf {
-    let mut s = p.as_os_str().to_os_string();
-    s.push(suffix);
-    PathBuf::from(s)
 }
 
 fn remove_db_files(db: &Path) -> Result<()> {

@@ -30,6 +30,7 @@
 //! ```
 
 pub mod answer;
+mod aside;
 pub mod chunk;
 pub mod embed;
 pub mod error;

@@ -121,7 +121,7 @@ impl UserData {
 
     fn recover(path: &Path, reason: &str) -> Result<Self> {
         let salvaged = read_history(path).unwrap_or_default();
-        let aside = crate::import::set_aside(path)?;
+        let aside = crate::aside::set_aside(path)?;
         let conn = open_checked(path)?;
         let mut data = Self {
             conn,

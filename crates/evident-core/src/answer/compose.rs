@@ -20,7 +20,6 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::conditions::{self, Fit};
 use crate::grounding::claims::Claim;
 use crate::message::Message;
 use crate::model::Reranker;
@@ -28,6 +27,8 @@ use crate::search::rank::coverage;
 use crate::search::stopwords::{Quantity, asked_quantity, asked_unit};
 use crate::search::{Passage, Query};
 use crate::text::numbers::{NumberMention, numbers_in};
+use crate::text::quantity::{Unit, unit_at};
+use crate::text::ranges::{self, Fit};
 use crate::text::segment::passage_tokens;
 use crate::text::sentence::split_units;
 
@@ -426,7 +427,7 @@ fn candidates(
             // A tier whose condition holds for the question's situation (两年 in 一年以上不满
             // 三年) counts as naming it; one whose condition fails does not, whatever
             // numbers it shares with the question.
-            let fit = conditions::fit(&query.text, quote);
+            let fit = ranges::fit(&query.text, quote);
             let question_numbers = match fit {
                 Fit::Holds => same_numbers.max(1),
                 Fit::Fails => 0,
@@ -446,7 +447,7 @@ fn candidates(
             // question names one: 几天) answers "how much"; another number may (a count,
             // a kind the words do not tell). Half, not none: chosen on the odd halves.
             let of_kind = match (wanted_unit, wanted) {
-                (Some(units), _) => mentions.iter().any(|m| in_unit(quote, m, units)),
+                (Some(unit), _) => mentions.iter().any(|m| in_unit(quote, m, unit)),
                 (None, Some(kind)) => mentions.iter().any(|m| quantity_of(quote, m) == Some(kind)),
                 (None, None) => !mentions.is_empty(),
             };
@@ -618,41 +619,17 @@ fn quantity_of(sentence: &str, m: &NumberMention) -> Option<Quantity> {
     if before.ends_with(['$', '¥', '￥', '€', '£']) || before.ends_with("百分之") {
         return Some(Quantity::Amount);
     }
-    let after = crate::text::normalize::nfkc(sentence[m.end..].trim_start()).to_lowercase();
-    const AMOUNT: &[&str] = &["元", "%", "倍", "percent", "usd", "dollar", "cent"];
-    const DURATION: &[&str] = &[
-        "日",
-        "天",
-        "个月",
-        "月",
-        "年",
-        "周",
-        "星期",
-        "小时",
-        "个工作日",
-        "工作日",
-        "day",
-        "week",
-        "month",
-        "year",
-        "hour",
-        "night",
-        "business day",
-    ];
-    if AMOUNT.iter().any(|u| after.starts_with(u)) {
-        Some(Quantity::Amount)
-    } else if DURATION.iter().any(|u| after.starts_with(u)) {
-        Some(Quantity::Duration)
-    } else {
-        None
+    match unit_at(&sentence[m.end..]) {
+        Some((unit, _)) if unit.is_time() => Some(Quantity::Duration),
+        Some(_) => Some(Quantity::Amount),
+        None => None,
     }
 }
 
-/// Whether a number of `sentence` is written in one of `units` (the unit of time a
-/// question asks in: 几天 is answered by 10天 or 5个工作日, not by 3个月).
-fn in_unit(sentence: &str, m: &NumberMention, units: &[&str]) -> bool {
-    let after = crate::text::normalize::nfkc(sentence[m.end..].trim_start()).to_lowercase();
-    units.iter().any(|u| after.starts_with(u))
+/// Whether a number of `sentence` is written in `unit` (the unit of time a question
+/// asks in: 几天 is answered by 10天 or 5个工作日, not by 3个月 nor 2周).
+fn in_unit(sentence: &str, m: &NumberMention, unit: (Unit, f64)) -> bool {
+    unit_at(&sentence[m.end..]) == Some(unit)
 }
 
 /// Whether a sentence speaks of approving (审批, 批准, approve ...).
@@ -829,10 +806,9 @@ mod tests {
         assert_eq!(kind("提前3个工作日申请"), Some(Quantity::Duration));
         assert_eq!(kind("within 5 business days"), Some(Quantity::Duration));
         assert_eq!(kind("下列3种情形"), None);
-        let days = ["天", "日", "day"];
-        let in_days = |s: &str| in_unit(s, &numbers_in(s)[0], &days);
-        assert!(in_days("年休假10天") && in_days("within 5 days"));
-        assert!(!in_days("请病假累计3个月以上"));
+        let in_days = |s: &str| in_unit(s, &numbers_in(s)[0], (Unit::Days, 1.0));
+        assert!(in_days("年休假10天") && in_days("within 5 days") && in_days("提前3个工作日"));
+        assert!(!in_days("请病假累计3个月以上") && !in_days("产假延长2周"));
     }
 
     #[test]

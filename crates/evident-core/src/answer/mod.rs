@@ -7,7 +7,6 @@
 //! and have it checked here.
 
 pub mod compose;
-pub mod conditions;
 pub mod context;
 pub mod export;
 pub mod generated;

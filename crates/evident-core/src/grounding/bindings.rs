@@ -14,9 +14,9 @@ use super::claims::{Claim, token_set};
 use super::clauses::without_spans;
 use super::negation::{Reversal, reversal};
 use super::{doers, modality, pairing, qualifiers, roles};
-use crate::answer::conditions::ranges;
 use crate::message::Message;
 use crate::text::quantity::{Dimension, Quantity};
+use crate::text::ranges::ranges;
 
 /// Group and case words that limit a rule: a claim that drops one over-generalises.
 const SCOPE_WORDS: &[&str] = &[

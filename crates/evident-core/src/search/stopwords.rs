@@ -7,6 +7,7 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
+use crate::text::quantity::Unit;
 use crate::text::segment::term_form;
 
 const CHINESE: &[&str] = &[
@@ -215,9 +216,10 @@ pub fn asked_quantity(question: &str) -> Option<Quantity> {
     }
 }
 
-/// Units of time a question may ask in (几天, how many weeks), each with the ways a
-/// document writes a number in it.
-const ASKED_UNITS: &[(&[&str], &[&str])] = &[
+/// Units of time a question may ask in (几天, how many weeks), each as the row of
+/// [`crate::text::quantity`]'s table of units that a document writes it in: its base
+/// unit and size (a week is 7 days).
+const ASKED_UNITS: &[(&[&str], (Unit, f64))] = &[
     (
         &[
             "几天",
@@ -227,39 +229,31 @@ const ASKED_UNITS: &[(&[&str], &[&str])] = &[
             "how many days",
             "how many business days",
         ],
-        &[
-            "天",
-            "日",
-            "个工作日",
-            "工作日",
-            "day",
-            "business day",
-            "calendar day",
-        ],
+        (Unit::Days, 1.0),
     ),
     (
         &["几周", "几个星期", "多少周", "how many weeks"],
-        &["周", "星期", "week"],
+        (Unit::Days, 7.0),
     ),
     (
         &["几个月", "多少个月", "how many months"],
-        &["个月", "月", "month"],
+        (Unit::Months, 1.0),
     ),
-    (&["几年", "多少年", "how many years"], &["年", "year"]),
+    (&["几年", "多少年", "how many years"], (Unit::Months, 12.0)),
     (
         &["几小时", "几个小时", "多少小时", "how many hours"],
-        &["小时", "hour"],
+        (Unit::Hours, 1.0),
     ),
 ];
 
-/// The ways a number in the unit of time `question` asks in is written (几天 → 天, 日,
-/// 工作日, day ...), if it names one.
-pub fn asked_unit(question: &str) -> Option<&'static [&'static str]> {
+/// The unit of time `question` asks in (几天 → days, 几周 → weeks), if it names one,
+/// as [`crate::text::quantity::unit_at`] reads it after a number.
+pub fn asked_unit(question: &str) -> Option<(Unit, f64)> {
     let q = question.to_lowercase();
     ASKED_UNITS
         .iter()
         .find(|(cues, _)| cues.iter().any(|c| q.contains(c)))
-        .map(|(_, units)| *units)
+        .map(|(_, unit)| *unit)
 }
 
 /// Words that ask who approves (谁批, 找谁签, who approves): the answer names an

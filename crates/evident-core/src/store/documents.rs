@@ -111,7 +111,7 @@ impl NewDocument {
                     char_start: chars[0],
                     char_end: chars[1],
                     sha256: sha256_hex(&ex.text.as_bytes()[chunk.start..chunk.end]),
-                    embed_key: crate::embed::embed_key(
+                    embed_key: super::passage_text::embed_key(
                         &ex.title,
                         &chunk.heading_path,
                         &ex.text[chunk.start..chunk.end],

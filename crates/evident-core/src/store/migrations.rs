@@ -106,7 +106,7 @@ pub const MIGRATIONS: &[&str] = &[
     ) STRICT;
 
     -- Which text a chunk's vectors are of: sha256 of the passage as embedded (its
-    -- document title and heading path, then its text; see `embed::passage_input`).
+    -- document title and heading path, then its text; see `store::passage_text`).
     -- Filled on insert; rows from before this migration are filled on open.
     ALTER TABLE chunks ADD COLUMN embed_key TEXT;
 

@@ -14,6 +14,7 @@
 mod chunks;
 mod documents;
 mod migrations;
+pub mod passage_text;
 mod retrieval;
 mod vectors;
 

@@ -174,7 +174,10 @@ impl Store {
             let mut update = tx.prepare("UPDATE chunks SET embed_key = ?2 WHERE id = ?1")?;
             for (id, title, heading, text) in &rows {
                 let heading: Vec<String> = serde_json::from_str(heading).unwrap_or_default();
-                update.execute(params![id, crate::embed::embed_key(title, &heading, text)])?;
+                update.execute(params![
+                    id,
+                    super::passage_text::embed_key(title, &heading, text)
+                ])?;
             }
         }
         tx.commit()?;
@@ -404,7 +407,7 @@ impl Store {
             // from before texts were stored as written) shares. Spans stored with the
             // vector are only used when the text splits differently.
             let text: String = row.get(3)?;
-            let mut spans = crate::embed::sentence_spans(&text);
+            let mut spans = super::passage_text::sentence_spans(&text);
             if spans.len() * dim != data.len() {
                 spans = serde_json::from_str(&row.get::<_, String>(2)?).unwrap_or_default();
                 if spans

@@ -7,5 +7,6 @@
 pub mod normalize;
 pub mod numbers;
 pub mod quantity;
+pub mod ranges;
 pub mod segment;
 pub mod sentence;

@@ -97,6 +97,10 @@ impl Quantity {
 
 /// Units after a number: (spelling, dimension, factor to the base unit). Longest
 /// spellings first, so 个工作日 wins over 日.
+///
+/// This is Evident's one table of units: the check compares quantities through it, the
+/// composer asks it what kind of number a sentence holds ([`unit_at`]), and the unit a
+/// question asks in (几周, how many months) is named as a row of it.
 const UNITS: &[(&str, Unit, f64)] = &[
     ("个工作日", Unit::Days, 1.0),
     ("个自然日", Unit::Days, 1.0),
@@ -131,6 +135,8 @@ const UNITS: &[(&str, Unit, f64)] = &[
     ("hour", Unit::Hours, 1.0),
     ("hrs", Unit::Hours, 1.0),
     ("minutes", Unit::Hours, 1.0 / 60.0),
+    ("nights", Unit::Days, 1.0),
+    ("night", Unit::Days, 1.0),
     ("percent", Unit::Ratio, 0.01),
     ("per cent", Unit::Ratio, 0.01),
     ("times", Unit::Ratio, 1.0),
@@ -165,14 +171,51 @@ const UNITS: &[(&str, Unit, f64)] = &[
 /// bound word after them is read ("一个以上五十个以下股东").
 const MEASURE_WORDS: &str = "个人名位次家项件份";
 
-#[derive(Debug, Clone, Copy)]
-enum Unit {
+/// The base unit of a row of the table of units.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    /// Days (a week is 7).
     Days,
+    /// Months (a year is 12).
     Months,
+    /// Hours (a minute is 1/60).
     Hours,
+    /// A ratio (% is 0.01).
     Ratio,
+    /// Renminbi.
     Cny,
+    /// US dollars (a cent is 0.01).
     Usd,
+}
+
+impl Unit {
+    /// Whether the unit measures a length of time.
+    pub fn is_time(self) -> bool {
+        matches!(self, Unit::Days | Unit::Months | Unit::Hours)
+    }
+}
+
+/// The unit spelled at the start of `after` (`after` begins with the unit: a hyphen in
+/// "4-year" is skipped when `joined` says nothing stands between number and unit), as a
+/// row of the table: its spelling's length in bytes (hyphen included), its base unit and
+/// the factor to it (a week is `(Days, 7.0)`). An English unit must end its word.
+fn unit_prefix(after: &str, joined: bool) -> Option<(usize, Unit, f64)> {
+    UNITS.iter().find_map(|&(u, unit, f)| {
+        let hyphen = usize::from(u.is_ascii() && joined && after.starts_with('-'));
+        let after = &after[hyphen..];
+        (after.starts_with(u)
+            && (!u.is_ascii() || !after[u.len()..].starts_with(|c: char| c.is_ascii_alphabetic())))
+        .then_some((hyphen + u.len(), unit, f))
+    })
+}
+
+/// The unit a number is written in, from the text after it: its base unit and its size
+/// in it (天 and "business days" are `(Days, 1.0)`, 周 is `(Days, 7.0)`, 年 is
+/// `(Months, 12.0)`, 元 is `(Cny, 1.0)`). Leading spaces are skipped and the text is
+/// folded (NFKC, lower case) as quantities are.
+pub fn unit_at(after: &str) -> Option<(Unit, f64)> {
+    let folded = super::normalize::nfkc(after.trim_start()).to_lowercase();
+    unit_prefix(&folded, false).map(|(_, unit, f)| (unit, f))
 }
 
 /// Bound words before a number, negated ones first (不少于 must not read as 少于, nor
@@ -529,17 +572,12 @@ fn quantity(text: &str, start: usize, end: usize, value: f64) -> Quantity {
             value *= 0.1;
             dimension = Dimension::Ratio;
             unit_end = end + '成'.len_utf8();
-        } else if let Some((u, unit, factor, hyphen)) = UNITS.iter().find_map(|(u, unit, f)| {
+        } else if let Some((len, unit, factor)) =
             // "a 4-year vesting", "a 12-month cliff": a hyphen joins an English unit.
-            let hyphen = usize::from(u.is_ascii() && gap == 0 && after.starts_with('-'));
-            let after = &after[hyphen..];
-            (after.starts_with(u)
-                && (!u.is_ascii()
-                    || !after[u.len()..].starts_with(|c: char| c.is_ascii_alphabetic())))
-            .then_some((u, unit, f, hyphen))
-        }) {
+            unit_prefix(after, gap == 0)
+        {
             value *= factor;
-            unit_end = end + gap + hyphen + u.len();
+            unit_end = end + gap + len;
             // 一年半, 两个半月: half a unit more.
             if text[unit_end..].starts_with('半') {
                 value += factor / 2.0;

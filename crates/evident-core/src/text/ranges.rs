@@ -8,6 +8,10 @@
 //! (以上, 不满, 超过, at least, less than ...), the ranges of one clause are joined, and
 //! a question's situation (a point, or a range of its own) is tested for lying inside.
 //! Lengths of time are compared in days, so 两年 lies in 一年以上不满三年.
+//!
+//! It lives in `text/` because two faces need it: the composer picks the tier a
+//! question's situation falls in, and the grounding check binds a sentence's numbers to
+//! the clause that states them. Neither may depend on the other.
 
 use crate::text::quantity::{Dimension as QuantityDimension, Direction, Quantity, quantities};
 
