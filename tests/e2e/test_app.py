@@ -132,6 +132,32 @@ def check_flagged(driver, text: str):
     return flagged[0], reasons
 
 
+def not_answered_state(driver) -> dict:
+    """What the Ask page shows for its answer: the honest state, and anything that reads as an answer."""
+    return driver.execute_script(
+        "const r = document.querySelector('.ask-page .result');"
+        "const closest = r.querySelector('[data-testid=closest]');"
+        "return {honest: !!r.querySelector('[data-testid=uncertain], [data-testid=not-found]'),"
+        " answer_text: r.querySelectorAll('.answer-text').length,"
+        " chips: r.querySelectorAll('[data-testid=citation]').length,"
+        " budget: /context budget|上下文预算/.test(r.textContent),"
+        " closest_open: closest ? closest.open : null,"
+        " closest_sources: closest ? closest.querySelectorAll('[data-testid=source]').length : 0,"
+        " notes: [...r.querySelectorAll('.note')].map(n => n.textContent)};"
+    )
+
+
+def check_not_answered(driver, question: str, lang: str) -> None:
+    """Checks that `question`'s result, just asked, shows nothing a skimming reader takes for an answer."""
+    state = not_answered_state(driver)
+    check(state["honest"], f"{question} ({lang}) is shown as uncertain or not found, never as an answer ({state})")
+    check(state["answer_text"] == 0 and state["chips"] == 0,
+          f"{question} ({lang}) shows no answer sentence and no citation chip ({state})")
+    check(not state["budget"], f"{question} ({lang}) says nothing about the context budget: nothing was answered ({state['notes']})")
+    check(state["closest_open"] is not True,
+          f"{question} ({lang}): the closest passages are folded away, not shown as the answer ({state})")
+
+
 def history_entries(driver) -> list[str]:
     """The History tab's entries as shown (question, status, feedback; not the time)."""
     by_testid(driver, "tab-history").click()
@@ -287,7 +313,7 @@ def reranker(driver, data: Path) -> None:
         top = driver.execute_script(
             "const s = document.querySelector('.ask-page .result [data-testid=source]');"
             "const why = document.querySelector('.ask-page .result [data-testid=why]');"
-            "if (why) why.open = true;"
+            "if (why) { why.open = true; const fold = why.parentElement?.closest('details'); if (fold) fold.open = true; }"
             "return {title: s?.textContent ?? '', why: why?.textContent ?? ''}"
         )
         check("第三章 请假" in top["title"]
@@ -345,10 +371,14 @@ def model_answers(driver, data: Path) -> None:
         check(bool(written) or bool(fell), "the answer says who wrote it, or why the model's was not used")
         # The model's own sentences: the answer when it was shown, else its checked draft
         # (SmolLM2-135M seldom cites, so its text is usually the draft).
+        # An uncertain model answer's sentences are folded away as unsupported.
         drafts = answer.find_elements(By.CSS_SELECTOR, "[data-testid='draft-checked']")
-        for d in drafts:
+        unsupported = answer.find_elements(By.CSS_SELECTOR, "[data-testid='model-unsupported']")
+        for d in drafts + unsupported:
             driver.execute_script("arguments[0].open = true", d)
-        scope = "[data-testid='draft-checked'] " if drafts and not written else ":scope > .answer-text > "
+        scope = ("[data-testid='draft-checked'] " if drafts and not written
+                 else "[data-testid='model-unsupported'] " if unsupported
+                 else ":scope > .answer-text > ")
         sentences = answer.find_elements(By.CSS_SELECTOR, scope + "[data-testid='answer-sentence']")
         verdicts = [s.get_attribute("data-verdict") for s in sentences]
         red = [s for s in sentences if s.get_attribute("data-verdict") != "supported"]
@@ -711,13 +741,43 @@ def main() -> int:
                 check(viewer.get_attribute("data-page") == "1", "the PDF opens at the cited page")
                 check("16" in mark.text or "Birthing" in mark.text, f"the PDF text layer marks the passage ({mark.text!r})")
             shot(driver, "05-source-pdf" if is_pdf else "05-source-text")
+            # A new question closes the source: it never stands beside an answer it does not belong to.
+            check(viewer.is_displayed(), "the source viewer is open before the next question is asked")
+            ask(driver, "单笔报销超过多少需要分管副总审批？")
+            closed = driver.execute_script("return document.querySelector('[data-testid=source-viewer]').hidden")
+            check(closed is True and not by_testid(driver, "source-viewer").is_displayed(),
+                  "asking another question closes the source viewer opened for the previous answer")
+            shot(driver, "05b-second-question-viewer-closed")
 
         # A question the documents do not answer is never answered: with only "公司" in
         # common it is uncertain (the closest passages, marked), not a confident answer.
         ask(driver, "公司食堂几点开门？")
         honest = driver.find_elements(By.CSS_SELECTOR, ".result [data-testid='not-found'], .result [data-testid='uncertain']")
         check(bool(honest), "an unanswerable question is shown as uncertain or not found, never as an answer")
+        check_not_answered(driver, "公司食堂几点开门？", "en")
         shot(driver, "06-not-answered")
+        # Another with little but "公司" in common, and no prize anywhere in the documents:
+        # nothing on screen may read as its answer, in either language.
+        unanswerable = "公司年会抽奖的一等奖是什么？"
+        ask(driver, unanswerable)
+        check_not_answered(driver, unanswerable, "en")
+        shot(driver, "06c-unanswerable-en")
+        previous = driver.execute_script("return localStorage.getItem('evident.lang')")
+        driver.execute_script("localStorage.setItem('evident.lang', 'zh-CN')")
+        reload_ready(driver)
+        by_testid(driver, "tab-ask").click()
+        ask(driver, unanswerable)
+        check_not_answered(driver, unanswerable, "zh-CN")
+        summary = driver.execute_script(
+            "return document.querySelector('.ask-page .result [data-testid=closest] summary')?.textContent ?? null")
+        check(summary is None or "最接近的段落" in summary,
+              f"the zh-CN window names the folded closest passages in Chinese ({summary!r})")
+        shot(driver, "06d-unanswerable-zh")
+        driver.execute_script(
+            "arguments[0] === null ? localStorage.removeItem('evident.lang') : localStorage.setItem('evident.lang', arguments[0])",
+            previous)
+        reload_ready(driver)
+        by_testid(driver, "tab-ask").click()
         ask(driver, "What is the boiling point of tungsten?")
         check(bool(driver.find_elements(By.CSS_SELECTOR, ".result [data-testid='not-found']")),
               "a question about nothing in the documents shows not found")
@@ -899,12 +959,17 @@ def main() -> int:
             first = driver.execute_script(
                 "return document.querySelector('.ask-page .result [data-testid=answer-sentence]')?.textContent ?? ''"
             )
+            status = "uncertain: no sentence shown" if driver.find_elements(
+                By.CSS_SELECTOR, ".ask-page .result [data-testid='uncertain']") else "answered"
             check("20,000元的，须经分管副总经理审批" in first,
-                  f"30,000 yuan falls in the tier over 20,000: the answer leads with who approves it ({first[:60]})")
+                  f"30,000 yuan falls in the tier over 20,000: the answer leads with who approves it ({status}; {first[:60]})")
             whys = driver.find_elements(By.CSS_SELECTOR, ".result [data-testid='why']")
             check(bool(whys), "sources explain their keyword and meaning ranks")
             if whys:
-                driver.execute_script("arguments[0].open = true", whys[0])
+                # The passage may sit in a folded list (the closest passages of an uncertain answer).
+                driver.execute_script(
+                    "arguments[0].open = true; const fold = arguments[0].parentElement?.closest('details');"
+                    " if (fold) fold.open = true", whys[0])
             check(not driver.find_elements(By.CSS_SELECTOR, ".result [data-testid='retrieval-note']"),
                   "with every passage embedded, search is no longer keyword-only")
             shot(driver, "09c-answer-hybrid")

@@ -132,6 +132,9 @@ pub enum Command {
         budget: usize,
         #[command(flatten)]
         llm: LlmArgs,
+        /// List every retrieved passage in full, not only the cited ones.
+        #[arg(long)]
+        all_sources: bool,
         /// Machine-readable output.
         #[arg(long)]
         json: bool,

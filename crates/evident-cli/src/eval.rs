@@ -59,6 +59,14 @@ struct AnswerReport {
     anywhere: f64,
     /// Mean number of sentences per answer.
     mean_sentences: f64,
+    /// Of those, the answers shown as answered (an uncertain or not-found answer shows
+    /// no sentence as an answer).
+    shown: usize,
+    /// Answers shown as answered whose first sentence holds the gold quote.
+    shown_first: usize,
+    /// Unanswerable questions asked, and those whose answer was shown as answered.
+    unanswerable_asked: usize,
+    unanswerable_shown: usize,
 }
 
 /// Outcomes of one group of questions.
@@ -293,6 +301,11 @@ fn print(a: &EvalArgs<'_>, report: &Report) -> anyhow::Result<()> {
                 100.0 * r.anywhere,
                 r.mean_sentences
             )?;
+            writeln!(
+                out,
+                "  shown as answered: {} of {} (first sentence holds the gold quote in {}); unanswerable shown as answered: {} of {}",
+                r.shown, r.questions, r.shown_first, r.unanswerable_shown, r.unanswerable_asked
+            )?;
         }
         if !m.sweep.is_empty() {
             writeln!(out, "  floor  below-floor rate")?;
@@ -328,6 +341,8 @@ fn evaluate(
     let (mut n_answerable, mut answered_hits) = (0usize, 0usize);
     let mut used = String::new();
     let (mut a_n, mut a_first, mut a_any, mut a_sentences) = (0usize, 0usize, 0usize, 0usize);
+    let (mut a_shown, mut a_shown_first, mut u_asked, mut u_shown) =
+        (0usize, 0usize, 0usize, 0usize);
     let mut run_out = match a.run_out {
         Some(p) => Some(std::io::BufWriter::new(
             std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?,
@@ -403,6 +418,9 @@ fn evaluate(
             a_n += 1;
             a_sentences += answer.sentences.len();
             a_first += usize::from(answer.sentences.first().is_some_and(holds));
+            let shown = answer.status == Outcome::Answered;
+            a_shown += usize::from(shown);
+            a_shown_first += usize::from(shown && answer.sentences.first().is_some_and(holds));
             a_any += usize::from(answer.sentences.iter().any(holds));
             let sentences: Vec<serde_json::Value> = answer
                 .sentences
@@ -442,6 +460,21 @@ fn evaluate(
             }
             answer_lines =
                 Some(serde_json::json!({"sentences": sentences, "candidates": candidates}));
+        }
+        if let Some(weights) = a.answers
+            && !q.answerable()
+        {
+            let ask_options = AskOptions {
+                search: SearchOptions {
+                    k: 5,
+                    ..options.clone()
+                },
+                composer: weights,
+                ..AskOptions::default()
+            };
+            let answer = ask(store, &q.question, &aliases, &ask_options)?;
+            u_asked += 1;
+            u_shown += usize::from(answer.status == Outcome::Answered);
         }
         if let Some(rank) = first_hit {
             for (i, k) in a.ks.iter().enumerate() {
@@ -538,6 +571,10 @@ fn evaluate(
                 first_sentence: a_first as f64 / d,
                 anywhere: a_any as f64 / d,
                 mean_sentences: a_sentences as f64 / d,
+                shown: a_shown,
+                shown_first: a_shown_first,
+                unanswerable_asked: u_asked,
+                unanswerable_shown: u_shown,
             }
         }),
     })

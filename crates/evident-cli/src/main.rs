@@ -187,6 +187,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             search,
             budget,
             llm,
+            all_sources,
             json,
         } => {
             let store = open(&db)?;
@@ -229,7 +230,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             } else {
                 evident_core::answer::ask(&store, &question, &aliases, &options)?
             };
-            output::answer(&answer, json)?;
+            output::answer(&answer, json, all_sources)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Check {

@@ -403,10 +403,11 @@ pub fn search(r: &evident_core::search::SearchResult, json: bool) -> anyhow::Res
         } else {
             format!("pp. {}-{}", p.page_start, p.page_end)
         };
-        let heading = if p.heading_path.is_empty() {
+        let heading = evident_core::answer::heading_path(&p.title, &p.heading_path);
+        let heading = if heading.is_empty() {
             String::new()
         } else {
-            format!(" > {}", p.heading_path.join(" > "))
+            format!(" > {heading}")
         };
         writeln!(
             out,
@@ -460,6 +461,10 @@ enum Words {
     Sources,
     PassagesReferred,
     WrittenBy,
+    AlsoRetrieved,
+    AllSourcesHint,
+    Closest,
+    ModelUnsupported,
 }
 
 /// [`Words`] in the user's language.
@@ -479,38 +484,143 @@ fn words(w: Words) -> &'static str {
         (Words::PassagesReferred, Lang::En) => "Passages [n] refers to",
         (Words::WrittenBy, Lang::ZhCn) => "由模型撰写，每句均已核对：",
         (Words::WrittenBy, Lang::En) => "Written by a model, every sentence checked:",
+        (Words::AlsoRetrieved, Lang::ZhCn) => "另检索到",
+        (Words::AlsoRetrieved, Lang::En) => "also retrieved",
+        (Words::AllSourcesHint, Lang::ZhCn) => "用 --all-sources 列出全部",
+        (Words::AllSourcesHint, Lang::En) => "--all-sources lists them",
+        (Words::Closest, Lang::ZhCn) => "最接近的段落（不是答案）",
+        (Words::Closest, Lang::En) => "Closest passages (not an answer)",
+        (Words::ModelUnsupported, Lang::ZhCn) => "模型所写（您的文件不支持）",
+        (Words::ModelUnsupported, Lang::En) => {
+            "What the model wrote (not supported by your documents)"
+        }
     }
 }
 
+/// Sources whose passage text is the same (the handbook imported as PDF and as TXT):
+/// each group once, in the order of its first member.
+fn same_passages(
+    sources: &[evident_core::answer::Source],
+) -> Vec<Vec<&evident_core::answer::Source>> {
+    let key = |s: &evident_core::answer::Source| -> String {
+        evident_core::text::normalize::nfkc(&s.text)
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect()
+    };
+    let mut groups: Vec<(String, Vec<&evident_core::answer::Source>)> = Vec::new();
+    for s in sources {
+        let k = key(s);
+        match groups.iter_mut().find(|(g, _)| *g == k) {
+            Some((_, members)) => members.push(s),
+            None => groups.push((k, vec![s])),
+        }
+    }
+    groups.into_iter().map(|(_, members)| members).collect()
+}
+
+fn pages(s: &evident_core::answer::Source) -> String {
+    if s.page_start == s.page_end {
+        format!("p. {}", s.page_start)
+    } else {
+        format!("pp. {}-{}", s.page_start, s.page_end)
+    }
+}
+
+/// The question's words found in `text`, marked (bold on a terminal, else as written:
+/// a file or a pipe gets the document's text unchanged).
+fn mark_terms(text: &str, terms: &[String]) -> String {
+    use std::io::IsTerminal;
+    if terms.is_empty() || !std::io::stdout().is_terminal() {
+        return text.to_owned();
+    }
+    let lower = text.to_lowercase();
+    // Lower-casing can change byte lengths; mark only where it does not.
+    if lower.len() != text.len() {
+        return text.to_owned();
+    }
+    let mut marked = vec![false; text.len()];
+    for t in terms
+        .iter()
+        .map(|t| t.to_lowercase())
+        .filter(|t| !t.is_empty())
+    {
+        for (at, _) in lower.match_indices(&t) {
+            marked[at..at + t.len()].iter_mut().for_each(|m| *m = true);
+        }
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut bold = false;
+    for (i, c) in text.char_indices() {
+        if marked[i] != bold {
+            out.push_str(if marked[i] { "\x1b[1m" } else { "\x1b[0m" });
+            bold = marked[i];
+        }
+        out.push(c);
+    }
+    if bold {
+        out.push_str("\x1b[0m");
+    }
+    out
+}
+
+/// Prints sources in full: each passage once with its best sentence quoted, naming
+/// every file that holds the same text.
 fn print_sources(
     out: &mut impl Write,
     sources: &[evident_core::answer::Source],
 ) -> anyhow::Result<()> {
-    for s in sources {
-        let pages = if s.page_start == s.page_end {
-            format!("p. {}", s.page_start)
-        } else {
-            format!("pp. {}-{}", s.page_start, s.page_end)
-        };
+    for group in same_passages(sources) {
+        let s = group[0];
+        let numbers: String = group.iter().map(|g| format!("[{}]", g.n)).collect();
         let heading = if s.heading.is_empty() {
             String::new()
         } else {
             format!(" > {}", s.heading)
         };
-        let unused = if s.in_context {
+        let unused = if group.iter().any(|g| g.in_context) {
             ""
         } else {
             " (over budget, not used)"
         };
+        let files: Vec<String> = group
+            .iter()
+            .map(|g| format!("{}, {}", pages(g), display(&g.doc_path)))
+            .collect();
         writeln!(
             out,
-            "[{}] {}{heading} ({pages}, {}){unused}",
-            s.n,
+            "{numbers} {}{heading} ({}){unused}",
             s.title,
-            display(&s.doc_path)
+            files.join("; ")
         )?;
-        writeln!(out, "    \"{}\"", s.highlight.text.replace('\n', " "))?;
+        let quote = s.highlight.text.replace('\n', " ");
+        writeln!(out, "    \"{}\"", mark_terms(&quote, &s.matched_terms))?;
     }
+    Ok(())
+}
+
+/// The sources not cited, as one line: "also retrieved: [2] title · [3] title".
+fn print_also_retrieved(
+    out: &mut impl Write,
+    sources: &[evident_core::answer::Source],
+) -> anyhow::Result<()> {
+    if sources.is_empty() {
+        return Ok(());
+    }
+    let items: Vec<String> = same_passages(sources)
+        .iter()
+        .map(|group| {
+            let numbers: String = group.iter().map(|g| format!("[{}]", g.n)).collect();
+            format!("{numbers} {}", group[0].title)
+        })
+        .collect();
+    writeln!(
+        out,
+        "\n{}: {}  ({})",
+        words(Words::AlsoRetrieved),
+        items.join(" · "),
+        words(Words::AllSourcesHint)
+    )?;
     Ok(())
 }
 
@@ -561,8 +671,16 @@ fn print_verdicts(
     Ok(())
 }
 
-/// Prints an answer: sentences with verdicts, notes, then sources.
-pub fn answer(a: &evident_core::answer::Answer, json: bool) -> anyhow::Result<()> {
+/// Prints an answer as the window shows it: the sentences with their verdicts and
+/// notes, then the cited sources in full and the rest on one line (all of them with
+/// `all_sources`). An answer that is uncertain or not found shows no answer-like
+/// sentence: its reason, then the closest passages with the question's words marked.
+pub fn answer(
+    a: &evident_core::answer::Answer,
+    json: bool,
+    all_sources: bool,
+) -> anyhow::Result<()> {
+    use evident_core::answer::{Mode, Status};
     let mut out = std::io::stdout().lock();
     if json {
         writeln!(out, "{}", serde_json::to_string_pretty(a)?)?;
@@ -578,47 +696,62 @@ pub fn answer(a: &evident_core::answer::Answer, json: bool) -> anyhow::Result<()
     if a.fallback.is_some() || a.fallback_reason.is_some() {
         let why = say(a.fallback.as_ref(), a.fallback_reason.as_deref());
         writeln!(out, "note: {why}\n")?;
-    } else if let (evident_core::answer::Mode::Generated, Some(g)) = (a.mode, &a.generation) {
+    } else if let (Mode::Generated, Some(g), Status::Answered) = (a.mode, &a.generation, a.status) {
         writeln!(out, "{} {}\n", words(Words::WrittenBy), g.model)?;
     }
+    let reason = say(a.reason.as_ref(), a.not_found_reason.as_deref());
     match a.status {
-        evident_core::answer::Status::NotFound => {
-            writeln!(
-                out,
-                "{}{}.",
-                words(Words::NotFound),
-                Some(say(a.reason.as_ref(), a.not_found_reason.as_deref()))
-                    .filter(|r| !r.is_empty())
-                    .map(|r| format!(": {r}"))
-                    .unwrap_or_default()
-            )?;
-            if !a.sources.is_empty() {
-                writeln!(out, "\n{}:", words(Words::Related))?;
-            }
-        }
-        evident_core::answer::Status::Answered | evident_core::answer::Status::Uncertain => {
-            if a.status == evident_core::answer::Status::Uncertain {
-                writeln!(
-                    out,
-                    "{} ({}).\n",
-                    words(Words::Uncertain),
-                    say(a.reason.as_ref(), a.not_found_reason.as_deref())
-                )?;
-            }
+        Status::Answered => {
             writeln!(out, "{}\n", a.text)?;
             print_verdicts(&mut out, &a.sentences)?;
             for n in say_all(&a.note_codes, &a.notes) {
                 writeln!(out, "\n{n}")?;
             }
+            let cited: std::collections::HashSet<usize> = a
+                .sentences
+                .iter()
+                .flat_map(|s| s.citations.iter().copied())
+                .collect();
+            let (first, rest): (Vec<_>, Vec<_>) = a
+                .sources
+                .iter()
+                .cloned()
+                .partition(|s| cited.contains(&s.n));
             writeln!(out, "\n{}:", words(Words::Sources))?;
+            print_sources(&mut out, &first)?;
+            if all_sources {
+                if !rest.is_empty() {
+                    writeln!(out, "\n{}:", words(Words::AlsoRetrieved))?;
+                    print_sources(&mut out, &rest)?;
+                }
+            } else {
+                print_also_retrieved(&mut out, &rest)?;
+            }
+            Ok(())
+        }
+        Status::Uncertain | Status::NotFound => {
+            match (a.status, reason.is_empty()) {
+                (Status::Uncertain, false) => {
+                    writeln!(out, "{} ({reason}).", words(Words::Uncertain))?
+                }
+                (Status::Uncertain, true) => writeln!(out, "{}.", words(Words::Uncertain))?,
+                (_, false) => writeln!(out, "{}: {reason}.", words(Words::NotFound))?,
+                (_, true) => writeln!(out, "{}.", words(Words::NotFound))?,
+            }
+            for n in say_all(&a.note_codes, &a.notes) {
+                writeln!(out, "{n}")?;
+            }
+            if a.mode == Mode::Generated && !a.sentences.is_empty() {
+                writeln!(out, "\n{}:", words(Words::ModelUnsupported))?;
+                print_verdicts(&mut out, &a.sentences)?;
+            }
+            if !a.sources.is_empty() {
+                writeln!(out, "\n{}:", words(Words::Closest))?;
+                print_sources(&mut out, &a.sources)?;
+            }
+            Ok(())
         }
     }
-    if a.status == evident_core::answer::Status::NotFound {
-        for n in say_all(&a.note_codes, &a.notes) {
-            writeln!(out, "{n}")?;
-        }
-    }
-    print_sources(&mut out, &a.sources)
 }
 
 /// Prints the verdicts on a checked answer.

@@ -187,6 +187,7 @@ pub fn ask_generated(
     } else {
         (r.result.status, r.result.reason.clone())
     };
+    let notes = super::notes_for(status, notes);
     let sources = r
         .sources
         .into_iter()

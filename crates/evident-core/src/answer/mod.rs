@@ -136,6 +136,15 @@ pub fn heading_path(title: &str, headings: &[String]) -> String {
     out.join(" > ")
 }
 
+/// The notes that say something about an answer with outcome `status`: a passage left
+/// out of the context budget matters only when something was answered from the rest.
+pub(crate) fn notes_for(status: Status, mut notes: Vec<Message>) -> Vec<Message> {
+    if status != Status::Answered {
+        notes.retain(|m| !matches!(m, Message::OverBudget { .. }));
+    }
+    notes
+}
+
 /// Milliseconds per stage.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Default, Serialize, serde::Deserialize)]
@@ -160,7 +169,9 @@ pub struct Answer {
     pub question: String,
     /// The answer text with citation marks (empty when not found).
     pub text: String,
-    /// Each sentence with its citations and verdict.
+    /// Each sentence with its citations and verdict. When the outcome is not
+    /// *answered*, these are what the composer would have said (kept for measuring it),
+    /// or what a model wrote that the passages do not support: never shown as an answer.
     pub sentences: Vec<SentenceVerdict>,
     /// Notes that are not claims (sources that differ, a shortened question), in
     /// English words.
@@ -271,13 +282,14 @@ fn retrieve(
 impl Retrieved {
     /// The honest "not found" answer, with the closest passages as sources.
     fn not_found(self, question: &str, reason: Option<Message>, t: Instant) -> Answer {
+        let notes = notes_for(Status::NotFound, self.notes);
         Answer {
             status: Status::NotFound,
             question: question.to_owned(),
             text: String::new(),
             sentences: Vec::new(),
-            notes: english(&self.notes),
-            note_codes: self.notes,
+            notes: english(&notes),
+            note_codes: notes,
             not_found_reason: reason.as_ref().map(|r| r.text(Lang::En)),
             reason,
             sources: self.sources,
@@ -386,6 +398,7 @@ fn extractive(r: Retrieved, question: &str, options: &AskOptions) -> Answer {
     } else {
         (result.status, result.reason.clone())
     };
+    let notes = notes_for(status, notes);
     Answer {
         status,
         question: question.to_owned(),

@@ -120,24 +120,108 @@ describe("renderAnswer", () => {
     expect((window as unknown as { pwned?: boolean }).pwned).toBeUndefined();
   });
 
-  it("shows not found as its own state with the related passages", () => {
+  it("shows not found as its own state with the related passages folded away", () => {
     const el = renderAnswer(answer({ status: "not_found", sentences: [], not_found_reason: "the closest passages miss key words" }), {
       onCite: () => {},
     });
     expect(el.querySelector("[data-testid=not-found]")?.textContent).toContain("the closest passages miss key words");
     expect(el.querySelectorAll("[data-testid=answer-sentence]")).toHaveLength(0);
+    const closest = el.querySelector("[data-testid=closest]");
+    expect(closest?.tagName).toBe("DETAILS");
+    expect(closest?.hasAttribute("open")).toBe(false);
+    expect(closest?.querySelectorAll("[data-testid=source]")).toHaveLength(2);
     expect(el.querySelectorAll("[data-testid=source]")).toHaveLength(2);
   });
 
-  it("marks an uncertain answer as such, above its sentences", () => {
-    const el = renderAnswer(answer({ status: "uncertain", not_found_reason: "they may not answer your question" }), {
+  it("shows an uncertain answer as its reason and the closest passages, folded, with no answer-like sentence", () => {
+    setLang("en");
+    const sources = [
+      { ...source(1, "公司年会由行政部组织。"), matched_terms: ["公司", "年会"] },
+      source(2, "其他内容。"),
+      source(3, "第三段。"),
+    ];
+    const el = renderAnswer(answer({ status: "uncertain", sources, not_found_reason: "they may not answer your question" }), {
       onCite: () => {},
     });
     const banner = el.querySelector("[data-testid=uncertain]");
     expect(banner?.getAttribute("role")).toBe("status");
     expect(banner?.textContent).toContain("they may not answer your question");
     expect(el.classList.contains("uncertain-state")).toBe(true);
-    expect(el.querySelectorAll("[data-testid=answer-sentence]")).toHaveLength(3);
+    // Nothing a skimming reader takes for the answer.
+    expect(el.querySelector(".answer-text")).toBeNull();
+    expect(el.querySelectorAll("[data-testid=answer-sentence]")).toHaveLength(0);
+    expect(el.querySelectorAll("[data-testid=citation]")).toHaveLength(0);
+    // The closest passages, one per passage, closed, the question's words marked.
+    const closest = el.querySelector("[data-testid=closest]");
+    expect(closest?.tagName).toBe("DETAILS");
+    expect(closest?.hasAttribute("open")).toBe(false);
+    expect(closest?.querySelector("summary")?.textContent).toBe("Closest passages (3)");
+    const listed = [...(closest?.querySelectorAll<HTMLElement>("[data-testid=source]") ?? [])];
+    expect(listed.map((b) => b.dataset.n)).toEqual(["1", "2", "3"]);
+    expect(el.querySelectorAll("[data-testid=source]")).toHaveLength(3);
+    const marked = [...(listed[0]?.querySelectorAll(".snippet .term") ?? [])].map((m) => m.textContent);
+    expect(marked).toEqual(["公司", "年会"]);
+  });
+
+  it("says the closest passages in Chinese in the Chinese window", () => {
+    setLang("zh-CN");
+    try {
+      const el = renderAnswer(answer({ status: "uncertain" }), { onCite: () => {} });
+      expect(el.querySelector("[data-testid=closest] summary")?.textContent).toBe("最接近的段落（2）");
+    } finally {
+      setLang("en");
+    }
+  });
+
+  it("says nothing about the context budget when nothing was answered", () => {
+    setLang("en");
+    const note_codes: Answer["note_codes"] = [
+      { code: "over_budget", params: { passages: [5], budget: 1500 } },
+      { code: "sources_differ", params: { a: 1, b: 2 } },
+    ];
+    const notes = ["Passages [5] did not fit in the context budget of 1500 tokens and were not used.", "Note: ..."];
+    const budget = (el: HTMLElement) => [...el.querySelectorAll(".note")].some((n) => n.textContent?.includes("context budget"));
+    const answered = renderAnswer(answer({ note_codes, notes }), { onCite: () => {} });
+    expect(budget(answered)).toBe(true);
+    const uncertain = renderAnswer(answer({ status: "uncertain", note_codes, notes }), { onCite: () => {} });
+    expect(budget(uncertain)).toBe(false);
+    expect(uncertain.textContent).not.toContain("context budget");
+    // Other notes stay.
+    expect([...uncertain.querySelectorAll(".note")].map((n) => n.textContent)).toHaveLength(1);
+    const notFound = renderAnswer(answer({ status: "not_found", sentences: [], note_codes, notes }), { onCite: () => {} });
+    expect(notFound.textContent).not.toContain("context budget");
+    // Stored answers with English notes only.
+    const old = renderAnswer(answer({ status: "uncertain", note_codes: [], notes }), { onCite: () => {} });
+    expect(old.textContent).not.toContain("context budget");
+    expect(old.querySelectorAll(".note")).toHaveLength(1);
+  });
+
+  it("folds a model's unsupported sentences away, still marked red", () => {
+    setLang("en");
+    const sentences = [
+      { text: "The first prize is a car.", start: 0, end: 10, citations: [1], verdict: "unsupported" as const, reasons: [], support: null, location: null, reason_codes: [{ code: "uncited_unsupported" as const }] },
+    ];
+    const generation = {
+      model: "smollm2",
+      first_text_ms: 300,
+      total_ms: 900,
+      finish_reason: "stop",
+      passages: [1, 2],
+      raw_text: "The first prize is a car. [1]",
+      draft: [],
+    };
+    const el = renderAnswer(answer({ status: "uncertain", mode: "generated", generation, sentences }), { onCite: () => {} });
+    const folded = el.querySelector("[data-testid=model-unsupported]");
+    expect(folded?.tagName).toBe("DETAILS");
+    expect(folded?.hasAttribute("open")).toBe(false);
+    expect(folded?.querySelector("summary")?.textContent).toBe("What the model wrote (not supported by your documents)");
+    const all = [...el.querySelectorAll("[data-testid=answer-sentence]")];
+    expect(all).toHaveLength(1);
+    expect(all.every((s) => folded?.contains(s))).toBe(true);
+    expect(all[0]?.getAttribute("data-verdict")).toBe("unsupported");
+    expect([...el.querySelectorAll("[data-testid=citation]")].every((c) => folded?.contains(c))).toBe(true);
+    expect(el.querySelector(".answer-text")).toBeNull();
+    expect(el.querySelector("[data-testid=closest]")).not.toBeNull();
   });
 
   it("lists the cited sources first and folds the others away", () => {

@@ -1,5 +1,6 @@
 // An answer as the user sees it: sentences with verdicts and citation chips, notes,
-// or the honest "not found" state; then the source list.
+// then the source list; or the honest "uncertain" and "not found" states, with the
+// closest passages folded away and no sentence that reads as an answer.
 
 import type { Answer, Ranks, Source } from "../../bindings";
 import { renderSentence } from "../../components/sentences";
@@ -122,31 +123,80 @@ export function renderAnswer(answer: Answer, handlers: AnswerHandlers): HTMLElem
             ? h("span", { class: "reason" }, answer.not_found_reason)
             : null,
       ),
-      answer.sources.length ? h("h3", {}, t("related")) : null,
-      renderSources(answer.sources, handlers),
+      renderClosest(answer.sources, handlers),
     );
   }
-  const uncertain = answer.status === "uncertain";
+  if (answer.status === "uncertain") {
+    // Nothing here reads as an answer: no sentence in the open, no citation chip. The
+    // closest passages are one click away; a model's unsupported text is too, in red.
+    const modelText = answer.mode === "generated" && answer.sentences.length > 0;
+    return h(
+      "section",
+      { class: "answer uncertain-state", testid: "answer", attrs: { "aria-live": "polite" } },
+      note,
+      rerankNote,
+      origin,
+      h(
+        "div",
+        { class: "uncertain", testid: "uncertain", attrs: { role: "status" } },
+        h("span", { class: "verdict-icon", attrs: { "aria-hidden": "true" } }, "?"),
+        h("strong", {}, t("uncertain")),
+        // The core's reason is in English; the same reason, from the evidence, in the UI's language.
+        h("span", { class: "reason" }, uncertainReason(answer)),
+      ),
+      modelText
+        ? h(
+            "details",
+            { class: "model-unsupported", testid: "model-unsupported" },
+            h("summary", {}, t("modelUnsupported")),
+            h("p", { class: "model-text" }, ...answer.sentences.map((s) => renderSentence(s, cite))),
+          )
+        : null,
+      ...renderNotes(answer),
+      renderClosest(answer.sources, handlers),
+    );
+  }
   return h(
     "section",
-    { class: uncertain ? "answer uncertain-state" : "answer", testid: "answer", attrs: { "aria-live": "polite" } },
+    { class: "answer", testid: "answer", attrs: { "aria-live": "polite" } },
     note,
     rerankNote,
     origin,
-    uncertain
-      ? h(
-          "div",
-          { class: "uncertain", testid: "uncertain", attrs: { role: "status" } },
-          h("span", { class: "verdict-icon", attrs: { "aria-hidden": "true" } }, "?"),
-          h("strong", {}, t("uncertain")),
-          // The core's reason is in English; the same reason, from the evidence, in the UI's language.
-          h("span", { class: "reason" }, uncertainReason(answer)),
-        )
-      : null,
     h("p", { class: "answer-text" }, ...answer.sentences.map((s) => renderSentence(s, cite))),
-    ...sayAll(answer.note_codes, answer.notes).map((n) => h("p", { class: "note", attrs: { role: "note" } }, n)),
+    ...renderNotes(answer),
     h("h3", {}, t("sources")),
     ...renderCitedSources(answer, handlers),
+  );
+}
+
+/** The answer's notes in the UI's language. When nothing was answered, none about the
+ *  context budget: a passage left out of an answer that was not given is no news. */
+function renderNotes(answer: Answer): HTMLElement[] {
+  // Answers stored before notes were codes have none.
+  let codes: Answer["note_codes"] = answer.note_codes ?? [];
+  let english = answer.notes;
+  if (answer.status !== "answered") {
+    if (codes.length > 0) {
+      // The English notes go with the codes, one for one.
+      const keep = codes.map((c) => c.code !== "over_budget");
+      codes = codes.filter((_, i) => keep[i]);
+      english = english.filter((_, i) => keep[i] ?? true);
+    } else {
+      // Only the English words say which note is about the budget.
+      english = english.filter((n) => !n.includes("context budget"));
+    }
+  }
+  return sayAll(codes, english).map((n) => h("p", { class: "note", attrs: { role: "note" } }, n));
+}
+
+/** The closest passages of a question not answered, folded away: they are not an answer. */
+function renderClosest(sources: Source[], handlers: AnswerHandlers): HTMLElement | null {
+  if (sources.length === 0) return null;
+  return h(
+    "details",
+    { class: "closest", testid: "closest" },
+    h("summary", {}, t("closest", { n: sources.length })),
+    renderSources(sources, handlers),
   );
 }
 

@@ -54,6 +54,8 @@ export class AskPage {
   async ask(): Promise<void> {
     const question = this.input.value.trim();
     if (!question) return;
+    // A source never stands beside an answer it does not belong to.
+    this.viewer.close();
     const busy = h("p", { class: "busy", attrs: { role: "status" } }, t("asking"));
     replace(this.result, busy);
     this.toolbar.hidden = true;
@@ -97,6 +99,7 @@ export class AskPage {
   }
 
   show(answer: Answer, historyId: number | null): void {
+    this.viewer.close();
     this.answer = answer;
     this.historyId = historyId;
     this.input.value = answer.question;

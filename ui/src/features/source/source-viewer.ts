@@ -61,7 +61,12 @@ export class SourceViewer {
     );
   }
 
+  // Counts opens and closes: an open still loading when a newer open or a close came
+  // does nothing more when its loading ends (it would show a source no longer asked for).
+  private generation = 0;
+
   close(): void {
+    this.generation++;
     this.element.hidden = true;
   }
 
@@ -73,6 +78,8 @@ export class SourceViewer {
   }
 
   async open(target: Target): Promise<void> {
+    const generation = ++this.generation;
+    const current = () => generation === this.generation;
     // Nothing of the previous document stays visible while this one loads.
     replace(this.body, h("p", { class: "busy", attrs: { role: "status" } }, "…"));
     this.element.hidden = false;
@@ -80,6 +87,7 @@ export class SourceViewer {
       let view = this.cache.get(target.doc_id);
       if (!view) view = await ipc.documentView(target.doc_id);
       keepRecent(this.cache, target.doc_id, view, MAX_VIEWS);
+      if (!current()) return;
       const doc = view.document;
       const page =
         view.pages.find((p) => p.char_start <= target.highlight.char_start && target.highlight.char_start < p.char_end)
@@ -105,6 +113,11 @@ export class SourceViewer {
             this.element.dataset.page = String(n);
             this.pageText.textContent = pageLabel(n, n);
           });
+          if (!current()) {
+            // Kept, it could push out the PDF a newer open is showing.
+            pdf.destroy();
+            return;
+          }
         }
         keepRecent(this.pdfs, doc.id, pdf, MAX_PDFS, (old) => old.destroy());
         replace(this.body, pdf.element);
@@ -124,7 +137,8 @@ export class SourceViewer {
         if (mark) scrollWithin(this.body, mark);
       }
     } catch (e) {
-      this.onError(e);
+      // A failure of an open since superseded is about a source no longer asked for.
+      if (current()) this.onError(e);
     }
   }
 }
