@@ -27,6 +27,8 @@ use evident_core::import::EmbedOutcome;
 use evident_core::import::{FileReport, ImportSummary, Outcome, RebuildReport};
 use evident_core::message::Message;
 use evident_core::model::PromptFamily;
+use evident_core::model::{ServerError, ServerErrorKind};
+use evident_core::problem::{Limited, Problem};
 use evident_core::search::aliases::AliasWarning;
 use evident_core::search::{
     Evidence, Highlight, Passage, Query, Ranks, RetrievalInfo, RetrievalMode, SearchResult, Term,
@@ -56,6 +58,10 @@ pub fn typescript() -> String {
         decl::<Generation>(&cfg),
         decl::<SentenceVerdict>(&cfg),
         decl::<Message>(&cfg),
+        decl::<Problem>(&cfg),
+        decl::<Limited>(&cfg),
+        decl::<ServerError>(&cfg),
+        decl::<ServerErrorKind>(&cfg),
         decl::<Verdict>(&cfg),
         decl::<Support>(&cfg),
         decl::<Source>(&cfg),

@@ -298,6 +298,7 @@ pub async fn set_answer_settings(
                 models: Vec::new(),
                 dim: None,
                 message: None,
+                why: None,
             },
         };
         if !check.ok {
@@ -664,7 +665,7 @@ pub async fn pdf_bytes(state: State<'_, AppState>, id: i64) -> CommandResult<tau
     let bytes = evident_core::limits::read_capped(
         &path,
         evident_core::limits::MAX_PDF_BYTES,
-        "PDF documents",
+        evident_core::problem::Limited::Pdf,
     )
     .map_err(|e| match e {
         evident_core::Error::Io { source, .. } => CommandError::new(
@@ -819,7 +820,7 @@ pub async fn get_aliases(state: State<'_, AppState>) -> CommandResult<String> {
     let bytes = evident_core::limits::read_capped_if_present(
         &path,
         evident_core::limits::MAX_USER_FILE_BYTES,
-        "alias tables",
+        evident_core::problem::Limited::UserFile,
     )?;
     Ok(bytes
         .map(|b| String::from_utf8_lossy(&b).into_owned())

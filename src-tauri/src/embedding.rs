@@ -19,6 +19,8 @@ use evident_core::store::Store;
 use serde::Serialize;
 use tauri::{AppHandle, Emitter, Manager};
 
+use evident_core::problem::Problem;
+
 use crate::error::CommandResult;
 use crate::state::AppState;
 
@@ -43,6 +45,8 @@ pub struct EmbeddingStatus {
     pub total: usize,
     /// What went wrong, or what search does meanwhile, in words for the user.
     pub message: Option<String>,
+    /// What went wrong as a code, for the window's language.
+    pub why: Option<Problem>,
     /// The built-in model, when it is the one in use (no server is set up).
     pub builtin: Option<BuiltinStatus>,
     /// The built-in model's settings.
@@ -123,6 +127,7 @@ pub fn start(app: &AppHandle) {
             let status = EmbeddingStatus {
                 state: "error".into(),
                 message: Some(e.to_string()),
+                why: Some(e.problem()),
                 ..Default::default()
             };
             state.embedding.set_status(app, status);
@@ -183,6 +188,7 @@ pub fn apply(app: &AppHandle, server: Option<ServerSettings>, builtin: BuiltinSe
             let status = EmbeddingStatus {
                 state: "error".into(),
                 message: Some(e.to_string()),
+                why: Some(e.problem()),
                 ..base
             };
             embedding.set_status(app, status);
@@ -342,6 +348,7 @@ fn run_pass(
                 embedded: previous.embedded,
                 total: previous.total,
                 message: Some(format!("{e}. Keyword search works meanwhile.")),
+                why: Some(e.problem()),
                 ..base
             }
         }
@@ -360,6 +367,8 @@ pub struct ServerCheck {
     pub dim: Option<usize>,
     /// What went wrong, in words for the user.
     pub message: Option<String>,
+    /// The same as a code, for the window's language.
+    pub why: Option<Problem>,
 }
 
 /// Tries a server: lists its models and, when a model is named, embeds the probe text.
@@ -375,23 +384,24 @@ pub fn check_with(
     settings: &ServerSettings,
     probe: impl FnOnce(&ModelServer) -> evident_core::Result<Option<usize>>,
 ) -> ServerCheck {
-    let failed = |message: String, models: Vec<String>| ServerCheck {
+    let failed = |why: Problem, models: Vec<String>| ServerCheck {
         ok: false,
         models,
         dim: None,
-        message: Some(message),
+        message: Some(why.to_string()),
+        why: Some(why),
     };
     let server = match ModelServer::new(settings.config()) {
         Ok(s) => s,
-        Err(e) => return failed(e.to_string(), Vec::new()),
+        Err(e) => return failed(e.problem(), Vec::new()),
     };
     let models = match server.models() {
         Ok(m) => m,
         Err(e) if e.status == Some(404) => Vec::new(),
-        Err(e) => return failed(e.to_string(), Vec::new()),
+        Err(e) => return failed(Problem::Server(e), Vec::new()),
     };
     if settings.model.trim().is_empty() {
-        return failed("pick a model".into(), models);
+        return failed(Problem::NoModelChosen, models);
     }
     match probe(&server) {
         Ok(dim) => ServerCheck {
@@ -399,8 +409,9 @@ pub fn check_with(
             models,
             dim,
             message: None,
+            why: None,
         },
-        Err(e) => failed(e.to_string(), models),
+        Err(e) => failed(e.problem(), models),
     }
 }
 

@@ -1,5 +1,6 @@
 //! What a command failure looks like to the UI: a stable code and a message for people.
 
+use evident_core::problem::Problem;
 use serde::Serialize;
 
 /// A failed command, as the UI receives it.
@@ -7,15 +8,26 @@ use serde::Serialize;
 pub struct CommandError {
     /// Stable machine-readable code (`bad_input`, `database_corrupt`, `internal` ...).
     pub code: String,
-    /// What happened, in words for the user.
+    /// What happened, in English words for the user.
     pub message: String,
+    /// The same as a code, for the window's language: a problem with a file or a model
+    /// (`None` for the rest, which the message says).
+    pub why: Option<Problem>,
 }
 
 impl From<evident_core::Error> for CommandError {
     fn from(e: evident_core::Error) -> Self {
+        use evident_core::Error as E;
+        let why = match &e {
+            E::Io { .. } | E::Input { .. } | E::Pdf { .. } | E::Server(_) | E::Model { .. } => {
+                Some(e.problem())
+            }
+            _ => None,
+        };
         Self {
             code: e.code().to_owned(),
             message: e.to_string(),
+            why,
         }
     }
 }
@@ -26,6 +38,7 @@ impl CommandError {
         Self {
             code: code.to_owned(),
             message: message.into(),
+            why: None,
         }
     }
 }

@@ -29,6 +29,8 @@ pub struct RerankStatus {
     pub has_key: bool,
     /// What went wrong, in words for the user.
     pub message: Option<String>,
+    /// The same as a code, for the window's language.
+    pub why: Option<evident_core::problem::Problem>,
 }
 
 /// The reranker side of the app's state.
@@ -85,6 +87,7 @@ impl RerankState {
                         RerankStatus {
                             state: "error".into(),
                             message: Some(e.to_string()),
+                            why: Some(e.problem()),
                             ..base
                         },
                     ),
@@ -109,6 +112,7 @@ pub fn start(app: &AppHandle) {
                 .unwrap_or_else(PoisonError::into_inner) = RerankStatus {
                 state: "error".into(),
                 message: Some(e.to_string()),
+                why: Some(e.problem()),
                 ..Default::default()
             }
         }

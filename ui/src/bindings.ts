@@ -7,9 +7,14 @@ export type CommandError = {
  */
 code: string, 
 /**
- * What happened, in words for the user.
+ * What happened, in English words for the user.
  */
-message: string, };
+message: string, 
+/**
+ * The same as a code, for the window's language: a problem with a file or a model
+ * (`None` for the rest, which the message says).
+ */
+why: Problem | null, };
 export type AppInfo = { 
 /**
  * The database file.
@@ -60,7 +65,9 @@ question: string,
  */
 text: string, 
 /**
- * Each sentence with its citations and verdict.
+ * Each sentence with its citations and verdict. When the outcome is not
+ * *answered*, these are what the composer would have said (kept for measuring it),
+ * or what a model wrote that the passages do not support: never shown as an answer.
  */
 sentences: Array<SentenceVerdict>, 
 /**
@@ -409,11 +416,19 @@ model: string, } } | { "code": "server_unusable", "params": {
 /**
  * What went wrong.
  */
-detail: string, } } | { "code": "rerank_unusable", "params": { 
+detail: string, 
+/**
+ * The same as a code, for the user's language (absent in answers stored before).
+ */
+why: Problem | null, } } | { "code": "rerank_unusable", "params": { 
 /**
  * What went wrong.
  */
-detail: string, } } | { "code": "model_found_nothing" } | { "code": "model_unsupported" } | { "code": "model_cut_short", "params": { 
+detail: string, 
+/**
+ * The same as a code, for the user's language.
+ */
+why: Problem | null, } } | { "code": "model_found_nothing" } | { "code": "model_unsupported" } | { "code": "model_cut_short", "params": { 
 /**
  * The limit.
  */
@@ -421,7 +436,11 @@ tokens: number, } } | { "code": "model_stopped" } | { "code": "model_failed", "p
 /**
  * What went wrong.
  */
-detail: string, } } | { "code": "model_said_nothing" } | { "code": "model_cited_nothing" } | { "code": "sources_differ", "params": { 
+detail: string, 
+/**
+ * The same as a code, for the user's language.
+ */
+why: Problem | null, } } | { "code": "model_said_nothing" } | { "code": "model_cited_nothing" } | { "code": "sources_differ", "params": { 
 /**
  * The lead sentence's passage.
  */
@@ -430,6 +449,122 @@ a: number,
  * The other passage.
  */
 b: number, } };
+export type Problem = { "code": "unreadable", "params": { 
+/**
+ * `not_found`, `permission_denied` or `other`.
+ */
+cause: string, 
+/**
+ * The system's words.
+ */
+detail: string, } } | { "code": "empty" } | { "code": "binary" } | { "code": "undecodable", "params": { 
+/**
+ * The encoding it was read as, if one was recognised.
+ */
+encoding: string | null, } } | { "code": "no_text" } | { "code": "too_large", "params": { 
+/**
+ * Its size in MB.
+ */
+mb: number, 
+/**
+ * The limit in MB.
+ */
+limit_mb: number, 
+/**
+ * What kind of file the limit is for.
+ */
+kind: Limited, } } | { "code": "changed" } | { "code": "link_outside", "params": { 
+/**
+ * Where the link points.
+ */
+target: string, } } | { "code": "unsupported", "params": { 
+/**
+ * The extension (`.xlsx`), or empty when there is none.
+ */
+ext: string, } } | { "code": "old_word" } | { "code": "word_locked" } | { "code": "not_word", "params": { 
+/**
+ * What the archive reader said, if anything.
+ */
+detail: string, } } | { "code": "word_damaged", "params": { 
+/**
+ * The part (`word/document.xml`).
+ */
+part: string, 
+/**
+ * What the reader said.
+ */
+detail: string, } } | { "code": "word_too_many_parts", "params": { 
+/**
+ * Entries in the archive.
+ */
+entries: number, } } | { "code": "word_part_too_large", "params": { 
+/**
+ * The part.
+ */
+part: string, 
+/**
+ * The limit in MB.
+ */
+limit_mb: number, } } | { "code": "not_pdf" } | { "code": "pdf_locked" } | { "code": "pdf_damaged", "params": { 
+/**
+ * What the reader said.
+ */
+detail: string, } } | { "code": "pdf_no_pages" } | { "code": "pdf_no_unicode" } | { "code": "pdf_scanned", "params": { 
+/**
+ * Pages.
+ */
+pages: number, } } | { "code": "pdf_no_text", "params": { 
+/**
+ * The page warnings, in English.
+ */
+detail: string, } } | { "code": "pdf_reader", "params": { 
+/**
+ * What happened to it, in English.
+ */
+detail: string, } } | { "code": "not_saved", "params": { 
+/**
+ * What SQLite said.
+ */
+detail: string, } } | { "code": "database_busy" } | { "code": "watch_limit" } | { "code": "watch_failed", "params": { 
+/**
+ * What the system said.
+ */
+detail: string, } } | { "code": "aliases_not_utf8" } | { "code": "settings_invalid", "params": { 
+/**
+ * What the parser said.
+ */
+detail: string, } } | { "code": "no_model_chosen" } | { "code": "server", "params": ServerError } | { "code": "model", "params": { 
+/**
+ * The model file.
+ */
+path: string, 
+/**
+ * Why, in English.
+ */
+detail: string, } } | { "code": "other", "params": { 
+/**
+ * What happened.
+ */
+detail: string, } };
+export type Limited = "pdf" | "docx" | "text" | "user_file";
+export type ServerError = { 
+/**
+ * What went wrong.
+ */
+kind: ServerErrorKind, 
+/**
+ * The HTTP status, when the server answered.
+ */
+status: number | null, 
+/**
+ * The server's or the client's own words (never the API key).
+ */
+detail: string, 
+/**
+ * The server's base URL.
+ */
+url: string, };
+export type ServerErrorKind = "unreachable" | "timed_out" | "key_rejected" | "model_missing" | "rejected" | "server_failed" | "bad_reply" | "bad_settings" | "stream_cut" | "cancelled";
 export type Verdict = "supported" | "partially_supported" | "unsupported";
 export type Support = { 
 /**
@@ -1099,13 +1234,21 @@ doc_id: number, } | { "status": "duplicate",
  */
 of: string, } | { "status": "skipped", 
 /**
- * Why.
+ * Why, in English words.
  */
-reason: string, } | { "status": "failed", 
+reason: string, 
 /**
- * Why, in words a user understands.
+ * The same as a code, for the user's language.
  */
-reason: string, });
+why: Problem, } | { "status": "failed", 
+/**
+ * Why, in English words a user understands.
+ */
+reason: string, 
+/**
+ * The same as a code, for the user's language.
+ */
+why: Problem, });
 export type Outcome = { "status": "imported", 
 /**
  * The document's id.
@@ -1136,13 +1279,21 @@ doc_id: number, } | { "status": "duplicate",
  */
 of: string, } | { "status": "skipped", 
 /**
- * Why.
+ * Why, in English words.
  */
-reason: string, } | { "status": "failed", 
+reason: string, 
 /**
- * Why, in words a user understands.
+ * The same as a code, for the user's language.
  */
-reason: string, };
+why: Problem, } | { "status": "failed", 
+/**
+ * Why, in English words a user understands.
+ */
+reason: string, 
+/**
+ * The same as a code, for the user's language.
+ */
+why: Problem, };
 export type HistoryEntry = { 
 /**
  * Row id.
@@ -1346,6 +1497,10 @@ total: number,
  */
 message: string | null, 
 /**
+ * What went wrong as a code, for the window's language.
+ */
+why: Problem | null, 
+/**
  * The built-in model, when it is the one in use (no server is set up).
  */
 builtin: BuiltinStatus | null, 
@@ -1476,9 +1631,13 @@ of: string, } | { "change": "failed",
  */
 path: string, 
 /**
- * Why, in words a user understands.
+ * Why, in English words a user understands.
  */
-reason: string, };
+reason: string, 
+/**
+ * The same as a code, for the user's language.
+ */
+why: Problem, };
 export type ChangeCounts = { 
 /**
  * New files imported.
@@ -1520,7 +1679,11 @@ dim: number | null,
 /**
  * What went wrong, in words for the user.
  */
-message: string | null, };
+message: string | null, 
+/**
+ * The same as a code, for the window's language.
+ */
+why: Problem | null, };
 export type RerankStatus = { 
 /**
  * `off` (none set up), `on`, or `error` (settings that cannot work).
@@ -1541,7 +1704,11 @@ has_key: boolean,
 /**
  * What went wrong, in words for the user.
  */
-message: string | null, };
+message: string | null, 
+/**
+ * The same as a code, for the window's language.
+ */
+why: Problem | null, };
 export type PromptFamily = "none" | "e5" | "e5-instruct" | "embedding-gemma" | "qwen3" | "nomic" | "represent-query" | "bge-zh";
 export type AnswerSettings = { 
 /**

@@ -24,14 +24,17 @@ import type {
   RebuildReport,
   RerankStatus,
   Retrieval,
+  Problem,
   ServerCheck,
 } from "./bindings";
 
-/// A command's failure, with the `{code, message}` the shell sends.
+/// A command's failure, with the `{code, message, why}` the shell sends: `why` says a
+/// problem with a file or a model in the window's language.
 export class IpcError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    readonly why: Problem | null = null,
   ) {
     super(message);
   }
@@ -43,7 +46,7 @@ async function call<T>(command: string, args: Record<string, unknown> = {}): Pro
   } catch (e) {
     const err = e as Partial<CommandError> | string;
     if (typeof err === "object" && err && typeof err.message === "string") {
-      throw new IpcError(err.code ?? "internal", err.message);
+      throw new IpcError(err.code ?? "internal", err.message, err.why ?? null);
     }
     throw new IpcError("internal", String(e));
   }

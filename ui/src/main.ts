@@ -13,6 +13,7 @@ import { SourceViewer } from "./features/source/source-viewer";
 import { lang, t, type Key } from "./i18n";
 import { IpcError, ipc } from "./ipc";
 import { loadRetrieval } from "./settings";
+import { sayProblem } from "./problems";
 
 type Tab = "ask" | "library" | "check" | "history" | "settings";
 const TABS: [Tab, Key][] = [
@@ -29,7 +30,8 @@ async function start(): Promise<void> {
   document.documentElement.lang = lang();
   const status = h("div", { class: "status-bar", attrs: { role: "status", "aria-live": "polite" } });
   const showError = (e: unknown) => {
-    const message = e instanceof IpcError || e instanceof Error ? e.message : String(e);
+    const message =
+      e instanceof IpcError && e.why ? sayProblem(e.why) : e instanceof IpcError || e instanceof Error ? e.message : String(e);
     // A damaged database has one way out, offered right where the error is shown.
     const wayOut =
       e instanceof IpcError && e.code === "database_corrupt"

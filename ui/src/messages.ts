@@ -3,10 +3,15 @@
 // parameters are data (numbers, words quoted from a document) and are only ever put
 // into text nodes.
 
-import type { Message } from "./bindings";
+import type { Message, Problem } from "./bindings";
 import { lang } from "./i18n";
+import { sayProblem } from "./problems";
 
 const cites = (ns: number[]): string => ns.map((n) => `[${n}]`).join("");
+
+/** A server's or a model's problem in the UI's language; the English detail for
+ *  answers stored before problems were codes. */
+const detail = (p: { detail: string; why?: Problem | null }): string => (p.why ? sayProblem(p.why) : p.detail);
 
 /** `m` in the UI's language. */
 export function say(m: Message): string {
@@ -121,9 +126,9 @@ export function say(m: Message): string {
         ? `${m.params.total} 个段落中已有 ${m.params.embedded} 个用 ${m.params.model} 生成向量；完成前仅使用关键词检索`
         : `${m.params.embedded} of ${m.params.total} passages are embedded with ${m.params.model}; keyword search only until the rest are`;
     case "server_unusable":
-      return zh ? `嵌入服务器不可用（${m.params.detail}），仅使用关键词检索` : `${m.params.detail}; keyword search only`;
+      return zh ? `嵌入模型不可用（${detail(m.params)}），仅使用关键词检索` : `${m.params.detail}; keyword search only`;
     case "rerank_unusable":
-      return zh ? `重排序模型不可用（${m.params.detail}），段落按原排序` : `the reranker could not be used (${m.params.detail}); passages in their first order`;
+      return zh ? `重排序模型不可用（${detail(m.params)}），段落按原排序` : `the reranker could not be used (${m.params.detail}); passages in their first order`;
     case "model_found_nothing":
       return zh ? "模型认为检索到的段落不能回答这个问题" : "the model found that the passages do not answer the question";
     case "model_unsupported":
@@ -138,7 +143,7 @@ export function say(m: Message): string {
       return zh ? "您停止了模型的回答；以下是摘录式回答" : "you stopped the model's answer; this is the extractive answer";
     case "model_failed":
       return zh
-        ? `模型回答失败（${m.params.detail}）；以下是摘录式回答`
+        ? `模型回答失败（${detail(m.params)}）；以下是摘录式回答`
         : `the model's answer failed (${m.params.detail}); this is the extractive answer`;
     case "model_said_nothing":
       return zh ? "模型没有给出任何文字；以下是摘录式回答" : "the model wrote nothing; this is the extractive answer";

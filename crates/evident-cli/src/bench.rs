@@ -108,7 +108,7 @@ fn timed_import(files: &[PathBuf], options: &ImportOptions, db: &Path) -> anyhow
                 run.pages += pages;
                 run.chunks += chunks;
             }
-            Outcome::Failed { reason } => {
+            Outcome::Failed { reason, .. } => {
                 run.failed += 1;
                 eprintln!("failed     {}: {reason}", f.path.display());
             }

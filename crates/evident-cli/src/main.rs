@@ -61,8 +61,15 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
-/// The error and its causes on one line, without repeating what the message already says.
+/// The error and its causes on one line, without repeating what the message already says;
+/// a file's or a server's problem in the locale's language.
 fn one_line(e: &anyhow::Error) -> String {
+    if let Some(said) = e
+        .downcast_ref::<evident_core::Error>()
+        .and_then(output::in_locale)
+    {
+        return said;
+    }
     let mut out = e.to_string();
     for cause in e.chain().skip(1) {
         let c = cause.to_string();

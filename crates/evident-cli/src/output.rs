@@ -107,7 +107,7 @@ fn detail(report: &FileReport) -> String {
         }
         Outcome::Unchanged { .. } => "already imported, content unchanged".into(),
         Outcome::Duplicate { of } => format!("same content as {}", display(of)),
-        Outcome::Skipped { reason } | Outcome::Failed { reason } => reason.clone(),
+        Outcome::Skipped { why, .. } | Outcome::Failed { why, .. } => why.text(lang()),
     }
 }
 
@@ -497,13 +497,14 @@ fn words(w: Words) -> &'static str {
     }
 }
 
-/// Sources whose passage text is the same (the handbook imported as PDF and as TXT):
-/// each group once, in the order of its first member.
+/// Sources that quote the same text (the handbook imported as PDF and as TXT): each
+/// group once, in the order of its first member. What is shown of a source is its
+/// quote, so two sources with one quote would read as the same source twice.
 fn same_passages(
     sources: &[evident_core::answer::Source],
 ) -> Vec<Vec<&evident_core::answer::Source>> {
     let key = |s: &evident_core::answer::Source| -> String {
-        evident_core::text::normalize::nfkc(&s.text)
+        evident_core::text::normalize::nfkc(&s.highlight.text)
             .chars()
             .filter(|c| !c.is_whitespace())
             .collect()
@@ -570,7 +571,15 @@ fn print_sources(
     out: &mut impl Write,
     sources: &[evident_core::answer::Source],
 ) -> anyhow::Result<()> {
-    for group in same_passages(sources) {
+    print_groups(out, &same_passages(sources))
+}
+
+/// Prints groups of sources that quote the same text, each once.
+fn print_groups(
+    out: &mut impl Write,
+    groups: &[Vec<&evident_core::answer::Source>],
+) -> anyhow::Result<()> {
+    for group in groups {
         let s = group[0];
         let numbers: String = group.iter().map(|g| format!("[{}]", g.n)).collect();
         let heading = if s.heading.is_empty() {
@@ -602,12 +611,12 @@ fn print_sources(
 /// The sources not cited, as one line: "also retrieved: [2] title · [3] title".
 fn print_also_retrieved(
     out: &mut impl Write,
-    sources: &[evident_core::answer::Source],
+    groups: &[Vec<&evident_core::answer::Source>],
 ) -> anyhow::Result<()> {
-    if sources.is_empty() {
+    if groups.is_empty() {
         return Ok(());
     }
-    let items: Vec<String> = same_passages(sources)
+    let items: Vec<String> = groups
         .iter()
         .map(|group| {
             let numbers: String = group.iter().map(|g| format!("[{}]", g.n)).collect();
@@ -635,6 +644,22 @@ pub fn set_lang(flag: Option<&str>) {
             .find(|v| !v.is_empty())
     });
     let _ = LANG.set(locale.as_deref().map(Lang::from_locale).unwrap_or_default());
+}
+
+/// A core error in the locale's language, when it is not English and the error is a
+/// problem with a file or a server (English is the error's own words).
+pub fn in_locale(e: &evident_core::Error) -> Option<String> {
+    use evident_core::Error as E;
+    if lang() == Lang::En {
+        return None;
+    }
+    match e {
+        E::Io { path, .. } | E::Input { path, .. } | E::Pdf { path, .. } => {
+            Some(format!("{}: {}", display(path), e.problem().text(lang())))
+        }
+        E::Server(_) | E::Model { .. } => Some(e.problem().text(lang())),
+        _ => None,
+    }
 }
 
 fn lang() -> Lang {
@@ -712,17 +737,16 @@ pub fn answer(
                 .iter()
                 .flat_map(|s| s.citations.iter().copied())
                 .collect();
-            let (first, rest): (Vec<_>, Vec<_>) = a
-                .sources
-                .iter()
-                .cloned()
-                .partition(|s| cited.contains(&s.n));
+            // A cited quote found in several files is one cited source naming them all.
+            let (first, rest): (Vec<_>, Vec<_>) = same_passages(&a.sources)
+                .into_iter()
+                .partition(|g| g.iter().any(|s| cited.contains(&s.n)));
             writeln!(out, "\n{}:", words(Words::Sources))?;
-            print_sources(&mut out, &first)?;
+            print_groups(&mut out, &first)?;
             if all_sources {
                 if !rest.is_empty() {
                     writeln!(out, "\n{}:", words(Words::AlsoRetrieved))?;
-                    print_sources(&mut out, &rest)?;
+                    print_groups(&mut out, &rest)?;
                 }
             } else {
                 print_also_retrieved(&mut out, &rest)?;

@@ -267,3 +267,130 @@ fn synonyms_help_colloquial_questions_find_the_legal_wording() {
     assert!(with > without, "synonyms must help: {without} -> {with}");
     assert!(with >= 0.6, "hit@5 {with} on colloquial questions");
 }
+
+fn stdout(out: &std::process::Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn ask_reads_like_the_window_cited_sources_first_and_the_same_text_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = imported(dir.path());
+    // The handbook is imported as PDF and as TXT: the cited passage is in both.
+    let q = "How many weeks of parental leave do birthing parents get?";
+    let text = stdout(&evident(&db, &["ask", q, "--lang", "en"]));
+    let (answer, sources) = text.split_once("\nSources:\n").expect("a Sources list");
+    assert!(answer.contains("16 weeks"), "{answer}");
+    let first = sources.lines().next().unwrap_or_default();
+    // One entry for the two files, naming both.
+    assert!(
+        first.contains("employee-handbook.pdf") && first.contains("employee-handbook.txt"),
+        "identical passages are shown once, naming every file: {first}"
+    );
+    assert_eq!(
+        sources.matches("Birthing parents receive 16 weeks").count(),
+        1,
+        "the quote appears once: {sources}"
+    );
+    // The rest on one line, not as sources of the same weight.
+    let q = "单笔报销超过多少需要分管副总审批？";
+    let text = stdout(&evident(&db, &["ask", q, "--lang", "en"]));
+    let (_, sources) = text.split_once("\nSources:\n").expect("a Sources list");
+    let also: Vec<&str> = sources
+        .lines()
+        .filter(|l| l.starts_with("also retrieved: "))
+        .collect();
+    assert_eq!(also.len(), 1, "{sources}");
+    assert!(
+        also[0].contains(" · ") && also[0].contains("--all-sources"),
+        "{}",
+        also[0]
+    );
+    assert_eq!(
+        sources.lines().filter(|l| l.starts_with("    \"")).count(),
+        1,
+        "only the cited passage is quoted: {sources}"
+    );
+    // With --all-sources every passage is listed in full.
+    let all = stdout(&evident(&db, &["ask", q, "--lang", "en", "--all-sources"]));
+    assert!(
+        all.lines().filter(|l| l.starts_with("    \"")).count() >= 3,
+        "{all}"
+    );
+    // Heading paths never repeat the title.
+    let search = stdout(&evident(&db, &["search", "报销审批", "--lang", "en"]));
+    assert!(
+        !search.contains("员工费用报销与请假管理制度 > 员工费用报销与请假管理制度"),
+        "{search}"
+    );
+}
+
+#[test]
+fn an_unanswered_question_shows_the_reason_and_the_closest_passages_never_a_sentence() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = imported(dir.path());
+    let q = "公司年会抽奖的一等奖是什么？";
+    let a = json(&db, &["ask", q, "--json"]);
+    assert_ne!(a["status"], "answered", "{a}");
+    let text = stdout(&evident(&db, &["ask", q, "--lang", "en"]));
+    let head = text
+        .lines()
+        .find(|l| !l.is_empty() && !l.starts_with("note: "))
+        .unwrap_or_default();
+    assert!(
+        head.starts_with("Uncertain") || head.starts_with("Not found"),
+        "the first line says it is not answered, with why: {text}"
+    );
+    assert!(text.contains("Closest passages (not an answer):"), "{text}");
+    assert!(!text.contains("context budget"), "no budget note: {text}");
+    // No line of the output is a sentence with a verdict (the answer form).
+    assert!(
+        !text
+            .lines()
+            .any(|l| l.trim_start().starts_with("supported")),
+        "no sentence is shown as an answer: {text}"
+    );
+    let notes = a["note_codes"].as_array().cloned().unwrap_or_default();
+    assert!(
+        notes.iter().all(|n| n["code"] != "over_budget"),
+        "the JSON carries no budget note either: {notes:?}"
+    );
+}
+
+#[test]
+fn a_file_that_cannot_be_read_is_named_with_the_reason_in_the_locales_language() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("evident.sqlite3");
+    let docs = dir.path().join("docs");
+    std::fs::create_dir(&docs).expect("mkdir");
+    std::fs::write(docs.join("空的.txt"), b"").expect("write");
+    std::fs::write(docs.join("草稿.docx"), b"PK\x03\x04 not a zip").expect("write");
+    let out = evident(
+        &db,
+        &["--lang", "zh-CN", "import", docs.to_str().expect("utf-8")],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("空的.txt") && text.contains("文件是空的"),
+        "{text}"
+    );
+    assert!(
+        text.contains("草稿.docx") && text.contains("文件已损坏或不是 Word 文档"),
+        "{text}"
+    );
+    assert!(!text.contains("the file is empty"), "{text}");
+    // The JSON keeps the English words beside the code.
+    let report = json(&db, &["import", docs.to_str().expect("utf-8"), "--json"]);
+    let files = report["files"].as_array().cloned().unwrap_or_default();
+    let empty = files
+        .iter()
+        .find(|f| f["path"].as_str().is_some_and(|p| p.ends_with("空的.txt")))
+        .expect("the empty file is reported");
+    assert_eq!(empty["reason"], "the file is empty");
+    assert_eq!(empty["why"]["code"], "empty");
+}

@@ -104,7 +104,7 @@ fn assert_stopped(m: Misbehaviour, words: &[&str]) {
             );
             continue;
         }
-        let Outcome::Failed { reason } = outcome else {
+        let Outcome::Failed { reason, .. } = outcome else {
             panic!("{m:?}: {} should fail: {outcome:?}", path.display());
         };
         assert!(

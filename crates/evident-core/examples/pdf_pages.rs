@@ -3,7 +3,7 @@ fn main() {
     for path in std::env::args().skip(1) {
         match std::fs::read(&path)
             .map_err(|e| e.to_string())
-            .and_then(|b| evident_core::extract::pdf::read::read_pdf(&b))
+            .and_then(|b| evident_core::extract::pdf::read::read_pdf(&b).map_err(|e| e.to_string()))
         {
             Ok(pdf) => {
                 for p in pdf.pages {

@@ -7,6 +7,8 @@
 
 use std::path::PathBuf;
 
+use crate::problem::Problem;
+
 /// Result alias used throughout the core.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -22,20 +24,20 @@ pub enum Error {
         source: std::io::Error,
     },
     /// A user's file is readable but its content cannot be used (empty, undecodable, ...).
-    #[error("{path}: {reason}")]
+    #[error("{}: {why}", path.display())]
     Input {
         /// The offending file.
         path: PathBuf,
-        /// What is wrong with it, in words a user understands.
-        reason: String,
+        /// What is wrong with it, as a code the user is told in their language.
+        why: Problem,
     },
     /// A PDF could not be read; the reason says why (encrypted, damaged, crashed the reader).
-    #[error("{path}: {reason}")]
+    #[error("{}: {why}", path.display())]
     Pdf {
         /// The offending PDF.
         path: PathBuf,
         /// What is wrong with it.
-        reason: String,
+        why: Problem,
     },
     /// An option or argument is out of range.
     #[error("invalid setting: {0}")]
@@ -113,10 +115,27 @@ impl Error {
     }
 
     /// Builds an [`Error::Input`] for `path`.
-    pub fn input(path: impl Into<PathBuf>, reason: impl Into<String>) -> Self {
+    pub fn input(path: impl Into<PathBuf>, why: Problem) -> Self {
         Self::Input {
             path: path.into(),
-            reason: reason.into(),
+            why,
+        }
+    }
+
+    /// What went wrong as a code with parameters, for the user's language. Store and
+    /// internal failures, which name no file of the user's, are `Other` in English.
+    pub fn problem(&self) -> Problem {
+        match self {
+            Self::Io { source, .. } => Problem::io(source),
+            Self::Input { why, .. } | Self::Pdf { why, .. } => why.clone(),
+            Self::Server(e) => Problem::Server(e.clone()),
+            Self::Model { path, reason } => Problem::Model {
+                path: path.display().to_string(),
+                detail: reason.clone(),
+            },
+            other => Problem::Other {
+                detail: other.to_string(),
+            },
         }
     }
 
@@ -141,9 +160,8 @@ impl Error {
     pub fn reason(&self) -> String {
         match self {
             Self::Io { source, .. } => source.to_string(),
-            Self::Input { reason, .. } | Self::Pdf { reason, .. } | Self::Model { reason, .. } => {
-                reason.clone()
-            }
+            Self::Input { why, .. } | Self::Pdf { why, .. } => why.to_string(),
+            Self::Model { reason, .. } => reason.clone(),
             other => other.to_string(),
         }
     }

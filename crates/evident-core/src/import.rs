@@ -20,6 +20,7 @@ use crate::chunk::{CHUNKER_VERSION, ChunkerConfig, chunk};
 use crate::extract::pdf::PdfReader;
 use crate::extract::{DocumentKind, extract_textual};
 use crate::limits::{self, read_capped};
+use crate::problem::{Limited, Problem};
 use crate::store::{NewDocument, SourceFile, Store, sha256_hex};
 use crate::{Error, Result};
 
@@ -83,17 +84,37 @@ pub enum Outcome {
     },
     /// Not a format Evident reads.
     Skipped {
-        /// Why.
+        /// Why, in English words.
         reason: String,
+        /// The same as a code, for the user's language.
+        why: Problem,
     },
     /// Could not be imported.
     Failed {
-        /// Why, in words a user understands.
+        /// Why, in English words a user understands.
         reason: String,
+        /// The same as a code, for the user's language.
+        why: Problem,
     },
 }
 
 impl Outcome {
+    /// A file that could not be imported, and why.
+    pub fn failed(why: Problem) -> Self {
+        Self::Failed {
+            reason: why.to_string(),
+            why,
+        }
+    }
+
+    /// A file left out, and why.
+    pub fn skipped(why: Problem) -> Self {
+        Self::Skipped {
+            reason: why.to_string(),
+            why,
+        }
+    }
+
     /// True for [`Outcome::Imported`].
     pub fn is_imported(&self) -> bool {
         matches!(self, Self::Imported { .. })
@@ -301,7 +322,7 @@ impl Importer {
     fn prepare(&self, path: &Path, known: &Known) -> Prepared {
         match self.try_prepare(path, known) {
             Ok(p) => p,
-            Err(e) => Prepared::Done(Outcome::Failed { reason: e.reason() }),
+            Err(e) => Prepared::Done(Outcome::failed(e.problem())),
         }
     }
 
@@ -310,24 +331,20 @@ impl Importer {
             let ext = path
                 .extension()
                 .map(|e| format!(".{}", e.to_string_lossy()))
-                .unwrap_or_else(|| "no extension".into());
+                .unwrap_or_default();
             if ext.eq_ignore_ascii_case(".doc") {
                 // A policy in the old Word format is meant to be read: say how.
-                return Ok(Prepared::Done(Outcome::Failed {
-                    reason: "an old binary Word document (.doc), which Evident does not read; open it in Word or LibreOffice and save it as .docx".into(),
-                }));
+                return Ok(Prepared::Done(Outcome::failed(Problem::OldWord)));
             }
-            return Ok(Prepared::Done(Outcome::Skipped {
-                reason: format!(
-                    "unsupported file type ({ext}); Evident reads .md, .txt, .pdf and .docx"
-                ),
-            }));
+            return Ok(Prepared::Done(Outcome::skipped(Problem::Unsupported {
+                ext,
+            })));
         };
         let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
         let bytes = match kind {
-            DocumentKind::Pdf => read_capped(path, limits::MAX_PDF_BYTES, "PDF documents")?,
-            DocumentKind::Docx => read_capped(path, limits::MAX_DOCX_BYTES, "Word documents")?,
-            _ => read_capped(path, limits::MAX_TEXT_BYTES, "Markdown and text documents")?,
+            DocumentKind::Pdf => read_capped(path, limits::MAX_PDF_BYTES, Limited::Pdf)?,
+            DocumentKind::Docx => read_capped(path, limits::MAX_DOCX_BYTES, Limited::Docx)?,
+            _ => read_capped(path, limits::MAX_TEXT_BYTES, Limited::Text)?,
         };
         // A file being written (a save in progress, a copy still arriving) is not taken
         // half-read: its size and time must be the same after the read as before it.
@@ -336,10 +353,7 @@ impl Importer {
             || after.modified().ok() != meta.modified().ok()
             || bytes.len() as u64 != meta.len()
         {
-            return Err(Error::input(
-                path,
-                "the file changed while it was being read; it is read again once it is saved",
-            ));
+            return Err(Error::input(path, Problem::Changed));
         }
         let sha256 = sha256_hex(&bytes);
         if let Some((sha, version, id)) = known.by_path.get(path)
@@ -406,7 +420,7 @@ impl Importer {
                     warnings,
                 }
             }
-            Err(e) => Outcome::Failed { reason: e.reason() },
+            Err(e) => Outcome::failed(e.problem()),
         }
     }
 }
@@ -442,9 +456,7 @@ impl Batch {
             let _ = store.rollback_batch();
             for report in &mut self.reports {
                 if report.outcome.is_imported() {
-                    report.outcome = Outcome::Failed {
-                        reason: format!("could not be saved to the database: {}", e.reason()),
-                    };
+                    report.outcome = Outcome::failed(Problem::NotSaved { detail: e.reason() });
                 }
             }
         }
@@ -486,16 +498,19 @@ pub fn collect_files(inputs: &[PathBuf]) -> (Vec<PathBuf>, Vec<FileReport>) {
         }
     };
     for input in inputs {
-        let fail = |reason: String| FileReport {
+        let fail = |why: Problem| FileReport {
             path: input.clone(),
             bytes: 0,
-            outcome: Outcome::Failed { reason },
+            outcome: Outcome::failed(why),
         };
         match std::fs::metadata(input) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                failed.push(fail("no such file or folder".into()));
+                failed.push(fail(Problem::Unreadable {
+                    cause: "not_found".into(),
+                    detail: "no such file or folder".into(),
+                }));
             }
-            Err(e) => failed.push(fail(e.to_string())),
+            Err(e) => failed.push(fail(Problem::io(&e))),
             Ok(m) if m.is_dir() => {
                 let base = input.canonicalize().unwrap_or_else(|_| input.clone());
                 // Links are followed while they stay inside the folder the user chose; a
@@ -529,21 +544,19 @@ pub fn collect_files(inputs: &[PathBuf]) -> (Vec<PathBuf>, Vec<FileReport>) {
                         Err(e) => failed.push(FileReport {
                             path: e.path().map_or_else(|| input.clone(), Path::to_owned),
                             bytes: 0,
-                            outcome: Outcome::Failed {
-                                reason: e.to_string(),
-                            },
+                            outcome: Outcome::failed(Problem::Unreadable {
+                                cause: "other".into(),
+                                detail: e.to_string(),
+                            }),
                         }),
                     }
                 }
                 failed.extend(outside.into_iter().map(|(link, target)| FileReport {
                     path: link,
                     bytes: 0,
-                    outcome: Outcome::Skipped {
-                        reason: format!(
-                            "a link out of the folder (to {}) is not followed; import that folder itself if it is meant",
-                            target.display()
-                        ),
-                    },
+                    outcome: Outcome::skipped(Problem::LinkOutside {
+                        target: target.display().to_string(),
+                    }),
                 }));
             }
             Ok(_) => push(input.clone(), &mut files),

@@ -41,6 +41,7 @@ pub mod limits;
 pub mod message;
 pub mod model;
 pub mod paths;
+pub mod problem;
 pub mod search;
 pub mod settings;
 pub mod store;

@@ -8,6 +8,7 @@
 use std::io::Read;
 use std::path::Path;
 
+use crate::problem::{Limited, Problem};
 use crate::{Error, Result};
 
 /// Largest PDF Evident imports or shows.
@@ -19,18 +20,20 @@ pub const MAX_TEXT_BYTES: u64 = 64 << 20;
 /// Largest alias table or settings file Evident reads.
 pub const MAX_USER_FILE_BYTES: u64 = 4 << 20;
 
-/// Reads the file at `path` if it holds at most `cap` bytes; `what` names what such a
-/// file is for in the error ("PDF documents").
-pub fn read_capped(path: &Path, cap: u64, what: &str) -> Result<Vec<u8>> {
+/// Reads the file at `path` if it holds at most `cap` bytes; `kind` says what such a
+/// file is for in the error (PDF documents).
+pub fn read_capped(path: &Path, cap: u64, kind: Limited) -> Result<Vec<u8>> {
     let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
     let len = file.metadata().map_err(|e| Error::io(path, e))?.len();
-    let too_large = |len: u64| Error::Input {
-        path: path.to_owned(),
-        reason: format!(
-            "the file is {} MB; Evident reads {what} of up to {} MB",
-            len.div_ceil(1 << 20),
-            cap >> 20
-        ),
+    let too_large = |len: u64| {
+        Error::input(
+            path,
+            Problem::TooLarge {
+                mb: len.div_ceil(1 << 20),
+                limit_mb: cap >> 20,
+                kind,
+            },
+        )
     };
     if len > cap {
         return Err(too_large(len));
@@ -47,8 +50,8 @@ pub fn read_capped(path: &Path, cap: u64, what: &str) -> Result<Vec<u8>> {
 }
 
 /// Like [`read_capped`], but a missing file is `None`.
-pub fn read_capped_if_present(path: &Path, cap: u64, what: &str) -> Result<Option<Vec<u8>>> {
-    match read_capped(path, cap, what) {
+pub fn read_capped_if_present(path: &Path, cap: u64, kind: Limited) -> Result<Option<Vec<u8>>> {
+    match read_capped(path, cap, kind) {
         Ok(bytes) => Ok(Some(bytes)),
         Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(e),
@@ -64,14 +67,14 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("big.txt");
         std::fs::write(&path, vec![b'a'; 3 << 20]).expect("write");
-        let err = read_capped(&path, 2 << 20, "text files").expect_err("over the cap");
+        let err = read_capped(&path, 2 << 20, Limited::Text).expect_err("over the cap");
         let msg = err.to_string();
         assert!(
             msg.contains("big.txt") && msg.contains("3 MB") && msg.contains("2 MB"),
             "{msg}"
         );
         assert_eq!(
-            read_capped(&path, 3 << 20, "text files")
+            read_capped(&path, 3 << 20, Limited::Text)
                 .expect("at the cap")
                 .len(),
             3 << 20

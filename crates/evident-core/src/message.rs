@@ -8,6 +8,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::problem::Problem;
+
 /// The languages Evident speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Lang {
@@ -245,11 +247,17 @@ pub enum Message {
     ServerUnusable {
         /// What went wrong.
         detail: String,
+        /// The same as a code, for the user's language (absent in answers stored before).
+        #[serde(default)]
+        why: Option<Problem>,
     },
     /// The reranker could not be used: the passages keep their fused order.
     RerankUnusable {
         /// What went wrong.
         detail: String,
+        /// The same as a code, for the user's language.
+        #[serde(default)]
+        why: Option<Problem>,
     },
     /// The model replied that the passages do not answer the question.
     ModelFoundNothing,
@@ -266,6 +274,9 @@ pub enum Message {
     ModelFailed {
         /// What went wrong.
         detail: String,
+        /// The same as a code, for the user's language.
+        #[serde(default)]
+        why: Option<Problem>,
     },
     /// The model wrote nothing.
     ModelSaidNothing,
@@ -278,6 +289,11 @@ pub enum Message {
         /// The other passage.
         b: usize,
     },
+}
+
+/// A problem's words in `lang` when its code is known, else the English detail.
+fn said(detail: &str, why: Option<&Problem>, lang: Lang) -> String {
+    why.map_or_else(|| detail.to_owned(), |p| p.text(lang))
 }
 
 fn cites(ns: &[usize]) -> String {
@@ -500,14 +516,16 @@ impl Message {
             } => format!(
                 "{embedded} of {total} passages are embedded with {model}; keyword search only until the rest are"
             ),
-            M::ServerUnusable { detail } if zh => {
-                format!("嵌入服务器不可用（{detail}），仅使用关键词检索")
+            M::ServerUnusable { detail, why } if zh => {
+                let detail = said(detail, why.as_ref(), lang);
+                format!("嵌入模型不可用（{detail}），仅使用关键词检索")
             }
-            M::ServerUnusable { detail } => format!("{detail}; keyword search only"),
-            M::RerankUnusable { detail } if zh => {
+            M::ServerUnusable { detail, .. } => format!("{detail}; keyword search only"),
+            M::RerankUnusable { detail, why } if zh => {
+                let detail = said(detail, why.as_ref(), lang);
                 format!("重排序模型不可用（{detail}），段落按原排序")
             }
-            M::RerankUnusable { detail } => {
+            M::RerankUnusable { detail, .. } => {
                 format!("the reranker could not be used ({detail}); passages in their first order")
             }
             M::ModelFoundNothing if zh => "模型认为检索到的段落不能回答这个问题".into(),
@@ -528,10 +546,11 @@ impl Message {
             }
             M::ModelStopped if zh => "您停止了模型的回答；以下是摘录式回答".into(),
             M::ModelStopped => "you stopped the model's answer; this is the extractive answer".into(),
-            M::ModelFailed { detail } if zh => {
+            M::ModelFailed { detail, why } if zh => {
+                let detail = said(detail, why.as_ref(), lang);
                 format!("模型回答失败（{detail}）；以下是摘录式回答")
             }
-            M::ModelFailed { detail } => {
+            M::ModelFailed { detail, .. } => {
                 format!("the model's answer failed ({detail}); this is the extractive answer")
             }
             M::ModelSaidNothing if zh => "模型没有给出任何文字；以下是摘录式回答".into(),

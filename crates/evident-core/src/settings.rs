@@ -161,13 +161,15 @@ impl Settings {
 
     /// Reads the settings; a missing file is the defaults.
     pub fn load(path: &Path) -> Result<Self> {
-        let what = "settings files";
+        let what = crate::problem::Limited::UserFile;
         match crate::limits::read_capped_if_present(path, crate::limits::MAX_USER_FILE_BYTES, what)?
         {
             Some(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
                 Error::input(
                     path,
-                    format!("the settings file is not valid ({e}); fix or delete it"),
+                    crate::problem::Problem::SettingsInvalid {
+                        detail: e.to_string(),
+                    },
                 )
             }),
             None => Ok(Self::default()),

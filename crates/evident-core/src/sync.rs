@@ -77,8 +77,10 @@ pub enum Change {
     Failed {
         /// The file.
         path: PathBuf,
-        /// Why, in words a user understands.
+        /// Why, in English words a user understands.
         reason: String,
+        /// The same as a code, for the user's language.
+        why: crate::problem::Problem,
     },
 }
 
@@ -99,7 +101,9 @@ impl Change {
                     of.display()
                 )
             }
-            Self::Failed { path, reason } => format!("failed   {}: {reason}", path.display()),
+            Self::Failed { path, reason, .. } => {
+                format!("failed   {}: {reason}", path.display())
+            }
         }
     }
 }
@@ -303,9 +307,13 @@ impl Syncer {
             }
             let mut moved = HashSet::new();
             for file in new_files.drain(..) {
-                let sha = read_capped(file.as_path(), limits::MAX_PDF_BYTES, "documents")
-                    .ok()
-                    .map(|b| sha256_hex(&b));
+                let sha = read_capped(
+                    file.as_path(),
+                    limits::MAX_PDF_BYTES,
+                    crate::problem::Limited::Pdf,
+                )
+                .ok()
+                .map(|b| sha256_hex(&b));
                 match sha.as_deref().and_then(|s| by_sha.remove(s)) {
                     Some(i) => {
                         let doc = gone[i];
@@ -356,18 +364,19 @@ impl Syncer {
                         changes.push(Change::Duplicate { path, of });
                     }
                     Outcome::Skipped { .. } => {}
-                    Outcome::Failed { reason } => {
+                    Outcome::Failed { reason, why } => {
                         self.leave_out(&path);
-                        changes.push(Change::Failed { path, reason });
+                        changes.push(Change::Failed { path, reason, why });
                     }
                 }
             }
         }
         for report in walk_failures {
-            if let Outcome::Failed { reason } = report.outcome {
+            if let Outcome::Failed { reason, why } = report.outcome {
                 changes.push(Change::Failed {
                     path: report.path,
                     reason,
+                    why,
                 });
             }
         }

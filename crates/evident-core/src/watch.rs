@@ -156,11 +156,13 @@ fn watch_error(e: notify_debouncer_full::notify::Error) -> Error {
         .first()
         .cloned()
         .unwrap_or_else(|| Path::new("").to_owned());
-    let reason = match e.kind {
+    let why = match e.kind {
         notify_debouncer_full::notify::ErrorKind::MaxFilesWatch => {
-            "the system's limit of watched folders is reached (raise fs.inotify.max_user_watches); changes are picked up at the next sync".to_owned()
+            crate::problem::Problem::WatchLimit
         }
-        _ => format!("cannot watch for changes: {e}"),
+        _ => crate::problem::Problem::WatchFailed {
+            detail: e.to_string(),
+        },
     };
-    Error::input(path, reason)
+    Error::input(path, why)
 }

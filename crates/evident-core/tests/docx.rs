@@ -301,7 +301,7 @@ fn auto_numbered_articles_are_searchable_and_bad_word_files_fail_alone() {
             .unwrap_or_else(|| panic!("{name} reported"))
     };
     let failed = |name: &str| match outcome(name) {
-        Outcome::Failed { reason } => reason,
+        Outcome::Failed { reason, .. } => reason,
         other => panic!("{name}: {other:?}"),
     };
     assert!(

@@ -206,7 +206,7 @@ fn fell_back(answer: &Answer, expected: impl Fn(&Message) -> bool) {
 }
 
 fn failed_with(detail: &'static str) -> impl Fn(&Message) -> bool {
-    move |m| matches!(m, Message::ModelFailed { detail: d } if d.contains(detail))
+    move |m| matches!(m, Message::ModelFailed { detail: d, .. } if d.contains(detail))
 }
 
 #[test]

@@ -99,7 +99,7 @@ fn links_are_followed_inside_a_dropped_folder_and_never_out_of_it() {
     let skipped: Vec<&str> = reports
         .iter()
         .filter_map(|r| match &r.outcome {
-            Outcome::Skipped { reason } => Some(reason.as_str()),
+            Outcome::Skipped { reason, .. } => Some(reason.as_str()),
             _ => None,
         })
         .collect();

@@ -305,10 +305,12 @@ fn rerank(
         .rerank(question, &texts)
         .map_err(|e| Message::RerankUnusable {
             detail: e.to_string(),
+            why: Some(e.problem()),
         })?;
     if scores.len() != n {
         return Err(Message::RerankUnusable {
             detail: format!("{} scores for {n} sentences", scores.len()),
+            why: None,
         });
     }
     let places = crate::search::rerank::places_by_score(&scores);

@@ -97,6 +97,7 @@ pub fn ask_generated(
             } else {
                 Message::ModelFailed {
                     detail: e.to_string(),
+                    why: Some(crate::problem::Problem::Server(e.clone())),
                 }
             };
             generation.total_ms = t.elapsed().as_millis() as u64;

@@ -129,7 +129,11 @@ pub fn markdown_layout(
     path: &Path,
     stored_text: &str,
 ) -> Result<std::result::Result<DocumentLayout, LayoutUnavailable>> {
-    let bytes = crate::limits::read_capped(path, crate::limits::MAX_TEXT_BYTES, "Markdown files")?;
+    let bytes = crate::limits::read_capped(
+        path,
+        crate::limits::MAX_TEXT_BYTES,
+        crate::problem::Limited::Text,
+    )?;
     let source = plain::decode(path, &bytes)?;
     let (extracted, styles) = markdown::extract_with_styles(&source, "");
     Ok(build(extracted, styles, stored_text))
@@ -140,7 +144,11 @@ pub fn docx_layout(
     path: &Path,
     stored_text: &str,
 ) -> Result<std::result::Result<DocumentLayout, LayoutUnavailable>> {
-    let bytes = crate::limits::read_capped(path, crate::limits::MAX_DOCX_BYTES, "Word documents")?;
+    let bytes = crate::limits::read_capped(
+        path,
+        crate::limits::MAX_DOCX_BYTES,
+        crate::problem::Limited::Docx,
+    )?;
     let (extracted, styles) = docx::extract_with_styles(path, &bytes)?;
     Ok(build(extracted, styles, stored_text))
 }

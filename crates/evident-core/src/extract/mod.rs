@@ -18,6 +18,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::problem::Problem;
 use crate::{Error, Result};
 
 /// The formats Evident reads.
@@ -177,7 +178,12 @@ pub fn extract_textual(path: &Path, kind: DocumentKind, bytes: &[u8]) -> Result<
         }
         DocumentKind::Docx => return docx::extract(path, bytes),
         DocumentKind::Pdf => {
-            return Err(Error::input(path, "PDFs are read by the PDF reader"));
+            return Err(Error::input(
+                path,
+                Problem::Other {
+                    detail: "PDFs are read by the PDF reader".into(),
+                },
+            ));
         }
     };
     ensure_has_text(path, extracted)
@@ -186,7 +192,7 @@ pub fn extract_textual(path: &Path, kind: DocumentKind, bytes: &[u8]) -> Result<
 /// Rejects documents with no indexable text, with a reason the user can act on.
 pub(crate) fn ensure_has_text(path: &Path, extracted: Extracted) -> Result<Extracted> {
     if extracted.text.trim().is_empty() {
-        return Err(Error::input(path, "the file contains no text"));
+        return Err(Error::input(path, Problem::NoText));
     }
     Ok(extracted)
 }

@@ -10,12 +10,13 @@ use std::path::Path;
 use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
 
 use super::{Extracted, PageSpan, structure::blocks_from_plain};
+use crate::problem::Problem;
 use crate::{Error, Result};
 
 /// Decodes a text file's bytes to a `String` with `\n` line ends.
 pub fn decode(path: &Path, bytes: &[u8]) -> Result<String> {
     if bytes.is_empty() {
-        return Err(Error::input(path, "the file is empty"));
+        return Err(Error::input(path, Problem::Empty));
     }
     let text = if let Some((encoding, bom_len)) = Encoding::for_bom(bytes) {
         decode_strict(path, encoding, &bytes[bom_len..])?
@@ -24,19 +25,13 @@ pub fn decode(path: &Path, bytes: &[u8]) -> Result<String> {
         s.to_owned()
     } else {
         if bytes.iter().take(8192).any(|&b| b == 0) {
-            return Err(Error::input(
-                path,
-                "this looks like a binary file, not text (it contains NUL bytes)",
-            ));
+            return Err(Error::input(path, Problem::Binary));
         }
         let mut detector = chardetng::EncodingDetector::new();
         detector.feed(bytes, true);
         let encoding = detector.guess(None, true);
         if encoding == UTF_8 || encoding == UTF_16LE || encoding == UTF_16BE {
-            return Err(Error::input(
-                path,
-                "the text is not valid UTF-8 and its encoding could not be recognised",
-            ));
+            return Err(Error::input(path, Problem::Undecodable { encoding: None }));
         }
         let s = decode_strict(path, encoding, bytes)?;
         check_not_binary(path, &s)?;
@@ -50,10 +45,9 @@ fn decode_strict(path: &Path, encoding: &'static Encoding, bytes: &[u8]) -> Resu
     if had_errors {
         return Err(Error::input(
             path,
-            format!(
-                "the text could not be decoded as {} (it contains invalid byte sequences)",
-                encoding.name()
-            ),
+            Problem::Undecodable {
+                encoding: Some(encoding.name().to_owned()),
+            },
         ));
     }
     Ok(text.into_owned())
@@ -67,10 +61,7 @@ fn check_not_binary(path: &Path, s: &str) -> Result<()> {
         .filter(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t' | '\x0c'))
         .count();
     if control * 20 > sample.len().max(1) {
-        return Err(Error::input(
-            path,
-            "this looks like a binary file, not text",
-        ));
+        return Err(Error::input(path, Problem::Binary));
     }
     Ok(())
 }

@@ -31,7 +31,8 @@ pub enum ServerErrorKind {
 
 /// A model-server failure: its kind, the HTTP status if there was one, and what the
 /// server or the client said.
-#[derive(Debug, Clone, thiserror::Error)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
 #[error("{}", self.describe())]
 pub struct ServerError {
     /// What went wrong.

@@ -15,6 +15,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::problem::Problem;
 use crate::text::normalize::nfkc;
 use crate::text::segment::query_terms;
 use crate::{Error, Result};
@@ -105,13 +106,12 @@ impl Aliases {
 
     /// Loads the table from `path`; a missing file is an empty table.
     pub fn load(path: &Path) -> Result<(Self, Vec<AliasWarning>)> {
-        let what = "alias tables";
+        let what = crate::problem::Limited::UserFile;
         match crate::limits::read_capped_if_present(path, crate::limits::MAX_USER_FILE_BYTES, what)?
         {
             Some(bytes) => {
-                let text = String::from_utf8(bytes).map_err(|_| {
-                    Error::input(path, "the alias file is not UTF-8 text; save it as UTF-8")
-                })?;
+                let text = String::from_utf8(bytes)
+                    .map_err(|_| Error::input(path, Problem::AliasesNotUtf8))?;
                 Ok(Self::parse(&text))
             }
             None => Ok((Self::default(), vec![])),

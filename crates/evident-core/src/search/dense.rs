@@ -54,6 +54,7 @@ pub fn prepare(
         Err(e) => {
             return Ok(Err(Message::ServerUnusable {
                 detail: e.to_string(),
+                why: Some(e.problem()),
             }));
         }
     };
@@ -77,11 +78,13 @@ pub fn prepare(
         Ok(_) => {
             return Ok(Err(Message::ServerUnusable {
                 detail: "the embeddings server sent no vector for the question".into(),
+                why: None,
             }));
         }
         Err(e) => {
             return Ok(Err(Message::ServerUnusable {
                 detail: e.to_string(),
+                why: Some(e.problem()),
             }));
         }
     };

@@ -53,10 +53,12 @@ pub fn reorder(
         .rerank(question, &documents)
         .map_err(|e| Message::RerankUnusable {
             detail: e.to_string(),
+            why: Some(e.problem()),
         })?;
     if scores.len() != fused.len() {
         return Err(Message::RerankUnusable {
             detail: format!("{} scores for {} passages", scores.len(), fused.len()),
+            why: None,
         });
     }
     let places = places_by_score(&scores);

@@ -306,7 +306,10 @@ describe("renderAnswer", () => {
           embed_ms: 0,
           note_code: null,
           reranker: null,
-          rerank_note: { code: "rerank_unusable", params: { detail: "the model server at http://127.0.0.1:8012/v1 did not answer in time" } },
+          rerank_note: {
+            code: "rerank_unusable",
+            params: { detail: "the model server at http://127.0.0.1:8012/v1 did not answer in time", why: null },
+          },
           rerank_ms: 30000,
         },
       }),

@@ -10,6 +10,7 @@ import { t } from "../../i18n";
 import { ipc } from "../../ipc";
 import { showProgress, statusText } from "../settings/embeddings-section";
 import { renderSync } from "./sync-view";
+import { sayProblem } from "../../problems";
 
 function outcomeText(o: Outcome): string {
   switch (o.status) {
@@ -20,9 +21,9 @@ function outcomeText(o: Outcome): string {
     case "duplicate":
       return t("outcomeDuplicate", { of: o.of });
     case "skipped":
-      return t("outcomeSkipped", { reason: o.reason });
+      return t("outcomeSkipped", { reason: sayProblem(o.why) });
     case "failed":
-      return t("outcomeFailed", { reason: o.reason });
+      return t("outcomeFailed", { reason: sayProblem(o.why) });
   }
 }
 
@@ -167,7 +168,7 @@ export class LibraryPage {
               { class: "error", testid: "rebuild-not-reread" },
               ` ${t("notReread")} `,
               ...lost.map((f, i) =>
-                h("span", { class: "path", attrs: { title: f.status === "failed" ? f.reason : "" } }, `${i ? ", " : ""}${f.path}`),
+                h("span", { class: "path", attrs: { title: f.status === "failed" ? sayProblem(f.why) : "" } }, `${i ? ", " : ""}${f.path}`),
               ),
             )
           : null,

@@ -10,7 +10,12 @@ function sync(overrides: Partial<LibrarySync> = {}): LibrarySync {
       { change: "updated", path: "/p/a.docx", doc_id: 3 },
       { change: "updated", path: "/p/b.md", doc_id: 4 },
       { change: "removed", path: "/p/c.md" },
-      { change: "failed", path: "/p/<img src=x onerror=alert(1)>.docx", reason: "the Word file is damaged" },
+      {
+        change: "failed",
+        path: "/p/<img src=x onerror=alert(1)>.docx",
+        reason: "the Word file is damaged: its part word/document.xml cannot be read (bad zip)",
+        why: { code: "word_damaged", params: { part: "word/document.xml", detail: "bad zip" } },
+      },
     ],
     unreachable: [],
     watching: ["/p"],
@@ -33,6 +38,13 @@ describe("renderSync", () => {
     expect(root.querySelector("[data-testid=library-sync-changes]")?.textContent).toContain("updated 2 · removed 1 · could not read 1");
     expect(root.querySelector(".sync-failed li")?.textContent).toContain("the Word file is damaged");
     expect(root.querySelector("img")).toBeNull();
+  });
+
+  it("says why a file failed in the window's language, the file's own words kept", () => {
+    setLang("zh-CN");
+    const failed = html(sync()).querySelector(".sync-failed li")?.textContent ?? "";
+    expect(failed).toContain("Word 文件已损坏：其部件 word/document.xml 无法读取（bad zip）");
+    expect(failed).not.toContain("damaged");
   });
 
   it("says nothing changed by leaving the line out, and names missing folders", () => {

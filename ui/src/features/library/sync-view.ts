@@ -5,6 +5,7 @@
 import type { LibrarySync } from "../../bindings";
 import { type Child, h } from "../../dom";
 import { t } from "../../i18n";
+import { sayProblem } from "../../problems";
 
 export function renderSync(s: LibrarySync): Child[] {
   const c = s.counts;
@@ -32,7 +33,7 @@ export function renderSync(s: LibrarySync): Child[] {
       ? h(
           "ul",
           { class: "sync-failed" },
-          ...failed.map((f) => h("li", { class: "outcome-failed" }, h("span", { class: "path" }, f.path), " — ", f.reason)),
+          ...failed.map((f) => h("li", { class: "outcome-failed" }, h("span", { class: "path" }, f.path), " — ", sayProblem(f.why))),
         )
       : null,
     s.unreachable.length

@@ -7,6 +7,7 @@ import type { AnswerSettings, Mode } from "../../bindings";
 import { h, replace } from "../../dom";
 import { t } from "../../i18n";
 import { ipc } from "../../ipc";
+import { sayOr } from "../../problems";
 
 const OLLAMA_URL = "http://127.0.0.1:11434/v1";
 
@@ -105,7 +106,7 @@ export class AnswerModelSection {
     const [url, , key] = this.fields();
     const check = await ipc.testAnswerModel(url, "", key).catch(() => null);
     if (check?.models.length) this.fillModels(check.models);
-    else if (!quiet && check) this.result.textContent = check.message ?? "";
+    else if (!quiet && check) this.result.textContent = sayOr(check.why, check.message);
   }
 
   private async test(): Promise<void> {
@@ -116,7 +117,7 @@ export class AnswerModelSection {
       }
       const check = await ipc.testAnswerModel(...this.fields());
       if (check.models.length) this.fillModels(check.models);
-      this.result.textContent = check.ok ? t("answerModelOk", { model: this.model.value }) : (check.message ?? "");
+      this.result.textContent = check.ok ? t("answerModelOk", { model: this.model.value }) : sayOr(check.why, check.message);
     } catch (e) {
       this.onError(e);
     }
@@ -129,7 +130,7 @@ export class AnswerModelSection {
       if (!this.model.value) return;
       const check = await ipc.setAnswerSettings("generated", ...this.fields());
       if (check.models.length) this.fillModels(check.models);
-      this.result.textContent = check.ok ? t("answerSettingsSaved") : (check.message ?? "");
+      this.result.textContent = check.ok ? t("answerSettingsSaved") : sayOr(check.why, check.message);
       if (check.ok) this.key.value = "";
       this.show(await ipc.answerSettings());
     } catch (e) {

@@ -9,6 +9,7 @@ import type { BuiltinStatus, EmbeddingStatus, PromptFamily } from "../../binding
 import { h, replace } from "../../dom";
 import { t } from "../../i18n";
 import { ipc } from "../../ipc";
+import { sayOr } from "../../problems";
 
 const OLLAMA_URL = "http://127.0.0.1:11434/v1";
 
@@ -48,7 +49,7 @@ export function statusText(s: EmbeddingStatus): string {
         ? t("embeddingsProgress", { model, embedded: s.embedded, total: s.total })
         : t("embeddingsStarting", { model });
     case "error":
-      return t("embeddingsError", { message: s.message ?? "" });
+      return t("embeddingsError", { message: sayOr(s.why, s.message) });
     default:
       return t("embeddingsOff");
   }
@@ -187,7 +188,7 @@ export class EmbeddingsSection {
       ? [s.builtin.file, s.builtin.licence_file ? t("builtinLicenceFile", { file: s.builtin.licence_file }) : ""].filter(Boolean).join(" · ")
       : s.base_url || !s.builtin_settings?.enabled || !s.models_dir
         ? ""
-        : [s.message ?? "", t("builtinNone", { dir: s.models_dir })].filter(Boolean).join(" ");
+        : [sayOr(s.why, s.message), t("builtinNone", { dir: s.models_dir })].filter(Boolean).join(" ");
     if (s.builtin_settings) {
       this.builtinEnabled.checked = s.builtin_settings.enabled;
       this.builtinFile = s.builtin_settings.file ?? null;
@@ -210,7 +211,7 @@ export class EmbeddingsSection {
     try {
       const check = await ipc.testEmbeddingServer(...this.fields());
       this.fillModels(check.models);
-      this.result.textContent = check.ok ? t("connectionOk", { dim: check.dim ?? 0 }) : (check.message ?? "");
+      this.result.textContent = check.ok ? t("connectionOk", { dim: check.dim ?? 0 }) : sayOr(check.why, check.message);
     } catch (e) {
       this.onError(e);
     }
@@ -220,7 +221,7 @@ export class EmbeddingsSection {
     try {
       const check = await ipc.setEmbeddingSettings(...this.fields());
       this.fillModels(check.models);
-      this.result.textContent = check.ok ? t("connectionOk", { dim: check.dim ?? 0 }) : (check.message ?? "");
+      this.result.textContent = check.ok ? t("connectionOk", { dim: check.dim ?? 0 }) : sayOr(check.why, check.message);
       if (check.ok) {
         this.key.value = "";
         this.offer.hidden = true;

@@ -6,6 +6,7 @@ import type { RerankStatus } from "../../bindings";
 import { h, replace } from "../../dom";
 import { t } from "../../i18n";
 import { ipc } from "../../ipc";
+import { sayOr } from "../../problems";
 
 /// The one line that says whether a reranker orders the passages.
 export function rerankStatusText(s: RerankStatus): string {
@@ -13,7 +14,7 @@ export function rerankStatusText(s: RerankStatus): string {
     case "on":
       return t("rerankOn", { model: s.model ?? "", url: s.base_url ?? "" });
     case "error":
-      return t("rerankError", { message: s.message ?? "" });
+      return t("rerankError", { message: sayOr(s.why, s.message) });
     default:
       return t("rerankOff");
   }
@@ -83,7 +84,7 @@ export class RerankSection {
     try {
       const check = await ipc.testRerankServer(...this.fields());
       replace(this.models, ...check.models.map((m) => h("option", { attrs: { value: m } })));
-      this.result.textContent = check.ok ? t("rerankOk", { model: this.model.value.trim() }) : (check.message ?? "");
+      this.result.textContent = check.ok ? t("rerankOk", { model: this.model.value.trim() }) : sayOr(check.why, check.message);
     } catch (e) {
       this.onError(e);
     }
@@ -93,7 +94,7 @@ export class RerankSection {
     try {
       const check = await ipc.setRerankSettings(...this.fields());
       replace(this.models, ...check.models.map((m) => h("option", { attrs: { value: m } })));
-      this.result.textContent = check.ok ? t("rerankOk", { model: this.model.value.trim() }) : (check.message ?? "");
+      this.result.textContent = check.ok ? t("rerankOk", { model: this.model.value.trim() }) : sayOr(check.why, check.message);
       if (check.ok) this.key.value = "";
       this.show(await ipc.rerankStatus());
     } catch (e) {

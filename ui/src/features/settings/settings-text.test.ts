@@ -15,6 +15,7 @@ function status(overrides: Partial<EmbeddingStatus>): EmbeddingStatus {
     embedded: 10,
     total: 10,
     message: null,
+    why: null,
     builtin: null,
     builtin_settings: { enabled: true, file: null },
     models_dir: "/home/u/.local/share/app.evident.desktop/models",
@@ -71,9 +72,22 @@ describe("settings wording", () => {
     expect(builtinText(status({ base_url: null, builtin: gemma }))).toContain("来源：Evident 的模型文件夹");
   });
 
+  it("says a stopped embeddings server in Chinese in the zh-CN window, the server's own words kept", () => {
+    setLang("zh-CN");
+    const why = {
+      code: "server" as const,
+      params: { kind: "unreachable" as const, url: "http://127.0.0.1:9/v1", status: null, detail: "connection refused" },
+    };
+    const text = statusText(status({ state: "error", message: "no model server answers at http://127.0.0.1:9/v1", why }));
+    expect(text).toContain("http://127.0.0.1:9/v1 没有模型服务器应答");
+    expect(text).toContain("（connection refused）");
+    expect(text).not.toContain("no model server");
+    setLang("en");
+  });
+
   it("says whether a reranker orders the passages", () => {
     setLang("en");
-    const off: RerankStatus = { state: "off", base_url: null, model: null, has_key: false, message: null };
+    const off: RerankStatus = { state: "off", base_url: null, model: null, has_key: false, message: null, why: null };
     expect(rerankStatusText(off)).toBe("No reranker: passages keep their order.");
     expect(rerankStatusText({ ...off, state: "on", model: "bge-reranker-v2-m3", base_url: "http://h:1/v1" })).toContain("bge-reranker-v2-m3 at http://h:1/v1");
     expect(rerankStatusText({ ...off, state: "error", message: "https is not spoken" })).toContain("https is not spoken");

@@ -31,6 +31,7 @@ use super::assemble::{Assembler, table_row_text};
 use super::layout::{BlockStyle, LayoutKind};
 use super::structure::{LineRole, line_role};
 use super::{BlockKind, Extracted, ensure_has_text, file_title};
+use crate::problem::Problem;
 use crate::{Error, Result};
 
 /// Extracts a Word document from its bytes.
@@ -53,7 +54,9 @@ fn read(path: &Path, bytes: &[u8], keep_styles: bool) -> Result<(Extracted, Vec<
     let document = package.part(&parts.document)?.ok_or_else(|| {
         Error::input(
             path,
-            "the file is not a Word document: it has no document body (word/document.xml)",
+            Problem::NotWord {
+                detail: String::new(),
+            },
         )
     })?;
     let body = body::parse_body(&document).map_err(|e| damaged(path, &parts.document, e))?;
@@ -146,7 +149,10 @@ fn parsed<T: Default>(
 fn damaged(path: &Path, part: &str, e: quick_xml::Error) -> Error {
     Error::input(
         path,
-        format!("the Word file is damaged: its part {part} is not well-formed XML ({e})"),
+        Problem::WordDamaged {
+            part: part.to_owned(),
+            detail: format!("not well-formed XML: {e}"),
+        },
     )
 }
 

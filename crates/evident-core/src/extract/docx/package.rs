@@ -11,6 +11,7 @@ use std::path::Path;
 
 use quick_xml::events::Event;
 
+use crate::problem::Problem;
 use crate::{Error, Result};
 
 /// Largest XML part read (inflated). The body of a 500-page policy manual is a few MB.
@@ -39,21 +40,20 @@ impl<'a> Package<'a> {
     /// Opens the archive, or says in words why this is not a readable Word file.
     pub fn open(path: &'a Path, bytes: &'a [u8]) -> Result<Self> {
         if bytes.starts_with(&OLE_MAGIC) {
-            return Err(Error::input(path, ole_reason(bytes)));
+            return Err(Error::input(path, ole_problem(bytes)));
         }
         let zip = zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| {
             Error::input(
                 path,
-                format!("the file is damaged or is not a Word document (not a readable .docx archive: {e})"),
+                Problem::NotWord {
+                    detail: e.to_string(),
+                },
             )
         })?;
         if zip.len() > MAX_ENTRIES {
             return Err(Error::input(
                 path,
-                format!(
-                    "the archive holds {} entries; a Word document holds a few dozen",
-                    zip.len()
-                ),
+                Problem::WordTooManyParts { entries: zip.len() },
             ));
         }
         Ok(Self { path, zip })
@@ -108,10 +108,10 @@ impl<'a> Package<'a> {
         if bytes.len() as u64 > MAX_PART_BYTES {
             return Err(Error::input(
                 path,
-                format!(
-                    "its part {name} inflates to more than {} MB; Word documents are far smaller (a zip bomb?)",
-                    MAX_PART_BYTES >> 20
-                ),
+                Problem::WordPartTooLarge {
+                    part: name.to_owned(),
+                    limit_mb: MAX_PART_BYTES >> 20,
+                },
             ));
         }
         decode_xml(&bytes)
@@ -158,7 +158,10 @@ impl<'a> Package<'a> {
 fn damaged(path: &Path, part: &str, why: &str) -> Error {
     Error::input(
         path,
-        format!("the Word file is damaged: its part {part} cannot be read ({why})"),
+        Problem::WordDamaged {
+            part: part.to_owned(),
+            detail: why.to_owned(),
+        },
     )
 }
 
@@ -190,15 +193,15 @@ fn decode_xml(bytes: &[u8]) -> Option<String> {
 
 /// Why an OLE compound file is not read: encrypted Word files carry an
 /// `EncryptedPackage` stream; anything else is an old binary document.
-fn ole_reason(bytes: &[u8]) -> String {
+fn ole_problem(bytes: &[u8]) -> Problem {
     let needle: Vec<u8> = "EncryptedPackage"
         .encode_utf16()
         .flat_map(u16::to_le_bytes)
         .collect();
     if bytes.windows(needle.len()).any(|w| w == needle.as_slice()) {
-        "the Word file is password-protected; remove the password in Word (File → Info → Protect Document) and import it again".into()
+        Problem::WordLocked
     } else {
-        "this is an old binary Word document (.doc), which Evident does not read; open it in Word or LibreOffice and save it as .docx".into()
+        Problem::OldWord
     }
 }
 
@@ -218,10 +221,10 @@ mod tests {
     fn ole_files_are_told_apart() {
         let mut doc = OLE_MAGIC.to_vec();
         doc.extend_from_slice(b"WordDocument");
-        assert!(ole_reason(&doc).contains(".doc"));
+        assert_eq!(ole_problem(&doc), Problem::OldWord);
         let mut enc = OLE_MAGIC.to_vec();
         enc.extend("EncryptedPackage".encode_utf16().flat_map(u16::to_le_bytes));
-        assert!(ole_reason(&enc).contains("password"));
+        assert_eq!(ole_problem(&enc), Problem::WordLocked);
     }
 
     #[test]

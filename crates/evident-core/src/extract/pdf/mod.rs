@@ -13,6 +13,7 @@ use std::path::Path;
 pub use sandbox::{Misbehaviour, PdfSandbox, run_worker_if_requested};
 
 use super::{Extracted, file_title};
+use crate::problem::Problem;
 use crate::{Error, Result};
 
 /// How PDFs are read.
@@ -38,25 +39,25 @@ impl PdfReader {
             Self::InProcess => read::read_pdf(bytes),
             Self::Sandboxed(sandbox) => sandbox.read(bytes),
         }
-        .map_err(|reason| Error::Pdf {
+        .map_err(|why| Error::Pdf {
             path: path.to_owned(),
-            reason,
+            why,
         })?;
         let page_count = raw.pages.len();
         let doc = clean::assemble(raw, &file_title(path));
         if doc.text.trim().is_empty() {
-            let reason = if doc.warnings.iter().any(|w| clean::is_unreadable_warning(w)) {
-                "its text does not decode to readable characters (the PDF's fonts lack a Unicode map); OCR is not supported".to_owned()
+            let why = if doc.warnings.iter().any(|w| clean::is_unreadable_warning(w)) {
+                Problem::PdfNoUnicode
             } else if doc.warnings.iter().all(|w| clean::is_textless_warning(w)) {
-                format!(
-                    "none of its {page_count} page(s) has a text layer; it looks like a scanned document (OCR is not supported)"
-                )
+                Problem::PdfScanned { pages: page_count }
             } else {
-                format!("no text could be read: {}", doc.warnings.join("; "))
+                Problem::PdfNoText {
+                    detail: doc.warnings.join("; "),
+                }
             };
             return Err(Error::Pdf {
                 path: path.to_owned(),
-                reason,
+                why,
             });
         }
         Ok(doc)

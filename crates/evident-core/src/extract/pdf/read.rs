@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use super::forms::{deref, prepare_forms};
 use super::layout::{Glyph, layout};
+use crate::problem::Problem;
 
 /// One page's raw text, or why it could not be read.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
@@ -44,26 +45,30 @@ pub struct RawPdf {
 
 const MAX_TREE_DEPTH: usize = 64;
 
-/// Reads every page of the PDF in `bytes`. Errors are user-facing reasons.
-pub fn read_pdf(bytes: &[u8]) -> Result<RawPdf, String> {
+/// Reads every page of the PDF in `bytes`. Errors say why to the user.
+pub fn read_pdf(bytes: &[u8]) -> Result<RawPdf, Problem> {
     let head = &bytes[..bytes.len().min(1024)];
     if !head.windows(5).any(|w| w == b"%PDF-") {
-        return Err("this is not a PDF file (it has no %PDF header)".into());
+        return Err(Problem::NotPdf);
     }
     let mut doc = match Document::load_mem(bytes) {
         Ok(doc) => doc,
-        Err(lopdf::Error::Decryption(_)) => return Err(encrypted_message()),
-        Err(e) => return Err(format!("the PDF is damaged and cannot be read ({e})")),
+        Err(lopdf::Error::Decryption(_)) => return Err(Problem::PdfLocked),
+        Err(e) => {
+            return Err(Problem::PdfDamaged {
+                detail: e.to_string(),
+            });
+        }
     };
     if doc.is_encrypted() && doc.decrypt("").is_err() {
-        return Err(encrypted_message());
+        return Err(Problem::PdfLocked);
     }
-    let page_ids = check_page_tree(&doc)?;
+    let page_ids = check_page_tree(&doc).map_err(|detail| Problem::PdfDamaged { detail })?;
     if page_ids.is_empty() {
         if doc.was_encrypted() || doc.trailer.get(b"Encrypt").is_ok() {
-            return Err(encrypted_message());
+            return Err(Problem::PdfLocked);
         }
-        return Err("the PDF has no pages (its page tree is missing or damaged)".into());
+        return Err(Problem::PdfNoPages);
     }
     let mut warnings = Vec::new();
     prepare_forms(&mut doc, &page_ids, &mut warnings);
@@ -78,10 +83,6 @@ pub fn read_pdf(bytes: &[u8]) -> Result<RawPdf, String> {
         pages,
         warnings,
     })
-}
-
-fn encrypted_message() -> String {
-    "the PDF is encrypted with a password; remove the password (for example by printing it to a new PDF) and import it again".into()
 }
 
 fn read_page(doc: &Document, number: u32) -> RawPage {

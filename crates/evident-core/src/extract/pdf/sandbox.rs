@@ -23,6 +23,7 @@ use wait_timeout::ChildExt;
 
 use super::confine::{Probe, confine, probe};
 use super::read::{RawPdf, read_pdf};
+use crate::problem::Problem;
 
 /// First argument that turns an Evident binary into a PDF worker.
 pub const WORKER_ARG: &str = "__evident-pdf-worker";
@@ -35,7 +36,7 @@ pub const MAX_REPLY_BYTES: u64 = 256 << 20;
 #[derive(Debug, Serialize, Deserialize)]
 enum WorkerReply {
     Read(RawPdf),
-    Failed(String),
+    Failed(Problem),
     Probed(Probe),
 }
 
@@ -116,11 +117,14 @@ impl PdfSandbox {
     }
 
     /// Reads the PDF `bytes` (from `path`, for messages) in a worker process.
-    pub fn read(&self, bytes: &[u8]) -> Result<RawPdf, String> {
-        match self.run(bytes)? {
+    pub fn read(&self, bytes: &[u8]) -> Result<RawPdf, Problem> {
+        let reader = |detail: String| Problem::PdfReader { detail };
+        match self.run(bytes).map_err(reader)? {
             WorkerReply::Read(pdf) => Ok(pdf),
-            WorkerReply::Failed(reason) => Err(reason),
-            WorkerReply::Probed(_) => Err("the PDF reader was started in its test mode".into()),
+            WorkerReply::Failed(why) => Err(why),
+            WorkerReply::Probed(_) => {
+                Err(reader("the PDF reader was started in its test mode".into()))
+            }
         }
     }
 
@@ -318,7 +322,7 @@ pub fn run_worker_if_requested() {
         .unwrap_or(60);
     let misbehave = args.get(4).and_then(|a| Misbehaviour::parse(a));
     let reply = match confine(memory, cpu) {
-        Err(reason) => WorkerReply::Failed(reason),
+        Err(detail) => WorkerReply::Failed(Problem::PdfReader { detail }),
         Ok(confinement) => {
             // Panics are turned into per-page errors; their default message is noise here.
             std::panic::set_hook(Box::new(|_| {}));
@@ -332,7 +336,9 @@ pub fn run_worker_if_requested() {
                             Ok(pdf) => WorkerReply::Read(pdf),
                             Err(reason) => WorkerReply::Failed(reason),
                         },
-                        Err(e) => WorkerReply::Failed(format!("could not receive the file ({e})")),
+                        Err(e) => WorkerReply::Failed(Problem::PdfReader {
+                            detail: format!("could not receive the file ({e})"),
+                        }),
                     }
                 }
             }
@@ -366,6 +372,8 @@ fn misbehave_now(m: Misbehaviour) -> WorkerReply {
                 }
             }
         }
-        Misbehaviour::Probe(_) => WorkerReply::Failed("probe handled elsewhere".into()),
+        Misbehaviour::Probe(_) => WorkerReply::Failed(Problem::PdfReader {
+            detail: "probe handled elsewhere".into(),
+        }),
     }
 }
