@@ -99,6 +99,6 @@ if [ "${1:-}" = "--test" ]; then
   fi
 fi
 if ! command -v cargo >/dev/null 2>&1; then
-  echo "error: cargo (Rust 1.88 or newer) is required; install it with rustup or your package manager" >&2
+  echo "error: cargo (Rust 1.92 or newer) is required; install it with rustup or your package manager" >&2
   exit 1
 fi

@@ -65,6 +65,236 @@ fn a_confined_worker_still_reads_real_pdfs() {
     assert!(raw.pages.len() > 3, "{} pages", raw.pages.len());
 }
 
+/// A drawn page as grey levels (0 black .. 255 white), row by row.
+struct Grey {
+    width: usize,
+    height: usize,
+    pixels: Vec<u8>,
+}
+
+impl Grey {
+    fn decode(png_bytes: &[u8]) -> Self {
+        let mut decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
+        decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+        let mut reader = decoder.read_info().expect("a PNG");
+        let mut buf = vec![0; reader.output_buffer_size().expect("size")];
+        let info = reader.next_frame(&mut buf).expect("a frame");
+        let channels = info.color_type.samples();
+        let pixels = buf[..info.buffer_size()]
+            .chunks(channels)
+            .map(|p| {
+                let rgb = &p[..channels.min(3)];
+                (rgb.iter().map(|&c| u32::from(c)).sum::<u32>() / rgb.len() as u32) as u8
+            })
+            .collect();
+        Self {
+            width: info.width as usize,
+            height: info.height as usize,
+            pixels,
+        }
+    }
+
+    /// Share of dark pixels in the rectangle (clipped to the image).
+    fn ink(&self, x0: f32, y0: f32, x1: f32, y1: f32) -> f64 {
+        let clip = |v: f32, max: usize| (v.max(0.0) as usize).min(max);
+        let (x0, x1) = (clip(x0, self.width), clip(x1, self.width));
+        let (y0, y1) = (clip(y0, self.height), clip(y1, self.height));
+        let area = (x1.saturating_sub(x0) * y1.saturating_sub(y0)).max(1);
+        let dark = (y0..y1)
+            .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+            .filter(|&(x, y)| self.pixels[y * self.width + x] < 128)
+            .count();
+        dark as f64 / area as f64
+    }
+}
+
+/// Lower case with white space removed: how a viewer compares its boxes with a passage.
+fn squeezed(s: &str) -> String {
+    s.chars()
+        .filter(|c| !c.is_whitespace())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+#[test]
+fn a_page_is_drawn_by_the_confined_worker_with_its_text_boxes_over_the_ink() {
+    let pdf = corpus_pdfs()
+        .into_iter()
+        .find(|p| p.to_string_lossy().contains("labour-contract"))
+        .expect("the labour contract law PDF");
+    let bytes = std::fs::read(&pdf).expect("read");
+    let image = sandbox(None)
+        .render(&bytes, 3, 1000)
+        .expect("the confined worker draws page 3");
+    assert_eq!((image.page, image.width), (3, 1000));
+    assert!(image.page_count >= 10, "{}", image.page_count);
+    // A4 keeps its shape.
+    assert!((1400..=1430).contains(&image.height), "{}", image.height);
+    assert!(image.png.starts_with(b"\x89PNG"));
+    let grey = Grey::decode(&image.png);
+    assert_eq!((grey.width, grey.height), (1000, image.height as usize));
+
+    // The boxes hold the page's text as the import read it, in its order.
+    let raw = sandbox(None).read(&bytes).expect("read");
+    let page_text = squeezed(&raw.pages[2].text);
+    let boxes_text = squeezed(
+        &image
+            .boxes
+            .iter()
+            .map(|b| b.text.as_str())
+            .collect::<String>(),
+    );
+    let start: String = page_text.chars().take(40).collect();
+    let end: String = page_text
+        .chars()
+        .rev()
+        .take(40)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    assert!(
+        boxes_text.contains(&start) && boxes_text.contains(&end),
+        "{boxes_text}"
+    );
+
+    // Every box lies over printed text, and almost no ink lies outside the boxes.
+    let mut covered = vec![false; grey.width * grey.height];
+    for b in &image.boxes {
+        let ink = grey.ink(b.x, b.y, b.x + b.w, b.y + b.h);
+        assert!(
+            ink > 0.03 || b.text.chars().count() < 2,
+            "box {:?} at ({}, {}) covers no text ({ink:.3})",
+            b.text,
+            b.x,
+            b.y
+        );
+        let (x0, y0) = ((b.x - 2.0).max(0.0) as usize, (b.y - 2.0).max(0.0) as usize);
+        let (x1, y1) = (
+            ((b.x + b.w + 2.0) as usize).min(grey.width),
+            ((b.y + b.h + 2.0) as usize).min(grey.height),
+        );
+        for y in y0..y1 {
+            covered[y * grey.width + x0..y * grey.width + x1.max(x0)].fill(true);
+        }
+    }
+    let stray = grey
+        .pixels
+        .iter()
+        .zip(&covered)
+        .filter(|(p, c)| **p < 128 && !**c)
+        .count();
+    let dark = grey.pixels.iter().filter(|p| **p < 128).count();
+    assert!(
+        dark > 0 && (stray as f64) < 0.02 * dark as f64,
+        "{stray} of {dark} dark pixels lie outside every text box"
+    );
+}
+
+#[test]
+fn a_page_past_the_end_is_drawn_as_the_last_and_a_damaged_file_is_refused_with_why() {
+    let pdf = corpus_pdfs()
+        .into_iter()
+        .find(|p| p.to_string_lossy().contains("bond-prospectus"))
+        .expect("a one-page PDF");
+    let bytes = std::fs::read(&pdf).expect("read");
+    let image = sandbox(None).render(&bytes, 9, 600).expect("drawn");
+    assert_eq!((image.page, image.page_count, image.width), (1, 1, 600));
+    let err = sandbox(None)
+        .render(b"%PDF-1.4 this is no PDF at all", 1, 600)
+        .expect_err("refused");
+    assert!(
+        matches!(err, evident_core::problem::Problem::PdfDamaged { .. }),
+        "{err:?}"
+    );
+}
+
+/// A one-page PDF whose Chinese text is set in STSong-Light, a font every PDF reader is
+/// expected to have, so it is named but not embedded (as many Chinese PDFs name 宋体).
+fn unembedded_chinese_pdf() -> Vec<u8> {
+    use lopdf::{Document, Object, Stream, dictionary};
+    let mut doc = Document::with_version("1.5");
+    let pages_id = doc.new_object_id();
+    let descriptor = doc.add_object(dictionary! {
+        "Type" => "FontDescriptor",
+        "FontName" => "STSong-Light",
+        "Flags" => 4,
+        "FontBBox" => vec![(-25).into(), (-254).into(), 1000.into(), 880.into()],
+        "ItalicAngle" => 0,
+        "Ascent" => 880,
+        "Descent" => -120,
+        "CapHeight" => 880,
+        "StemV" => 93,
+    });
+    let cid_font = doc.add_object(dictionary! {
+        "Type" => "Font",
+        "Subtype" => "CIDFontType0",
+        "BaseFont" => "STSong-Light",
+        "CIDSystemInfo" => dictionary! {
+            "Registry" => Object::string_literal("Adobe"),
+            "Ordering" => Object::string_literal("GB1"),
+            "Supplement" => 4,
+        },
+        "FontDescriptor" => descriptor,
+        "DW" => 1000,
+    });
+    let font = doc.add_object(dictionary! {
+        "Type" => "Font",
+        "Subtype" => "Type0",
+        "BaseFont" => "STSong-Light",
+        "Encoding" => "UniGB-UCS2-H",
+        "DescendantFonts" => vec![cid_font.into()],
+    });
+    // 试用期不得超过六个月 in UCS-2, 36 pt, from (72, 700).
+    let text: String = "试用期不得超过六个月"
+        .encode_utf16()
+        .map(|u| format!("{u:04X}"))
+        .collect();
+    let content = format!("BT /F1 36 Tf 72 700 Td <{text}> Tj ET");
+    let content = doc.add_object(Stream::new(dictionary! {}, content.into_bytes()));
+    let page = doc.add_object(dictionary! {
+        "Type" => "Page",
+        "Parent" => pages_id,
+        "MediaBox" => vec![0.into(), 0.into(), 595.into(), 842.into()],
+        "Contents" => content,
+        "Resources" => dictionary! { "Font" => dictionary! { "F1" => font } },
+    });
+    doc.objects.insert(
+        pages_id,
+        Object::Dictionary(dictionary! {
+            "Type" => "Pages",
+            "Kids" => vec![page.into()],
+            "Count" => 1,
+        }),
+    );
+    let catalog = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
+    doc.trailer.set("Root", catalog);
+    let mut out = Vec::new();
+    doc.save_to(&mut out).expect("a PDF");
+    out
+}
+
+#[test]
+fn chinese_in_a_font_the_pdf_only_names_is_drawn_with_the_system_cjk_font() {
+    let fonts = evident_core::extract::pdf::render::fallback_fonts();
+    assert!(
+        !fonts.is_empty(),
+        "a CJK font is installed (scripts/setup.sh installs fonts-wqy-microhei)"
+    );
+    let image = sandbox(None)
+        .render(&unembedded_chinese_pdf(), 1, 595)
+        .expect("drawn");
+    // 1 px per point: the line sits between y = 842 - 700 - 36 and 842 - 700 + 8, from
+    // x = 72 for ten 36-pt characters.
+    let grey = Grey::decode(&image.png);
+    let line = grey.ink(72.0, 100.0, 432.0, 150.0);
+    let below = grey.ink(72.0, 200.0, 432.0, 250.0);
+    assert!(
+        line > 0.05 && below == 0.0,
+        "the Chinese line is drawn ({line:.3} ink), nothing below it ({below:.3}): the worker read {fonts:?}"
+    );
+}
+
 /// Imports one Markdown file and two real PDFs whose workers misbehave.
 fn import_with(m: Misbehaviour) -> (Vec<(PathBuf, Outcome)>, Duration) {
     let dir = tempfile::tempdir().expect("tmp");

@@ -7,8 +7,9 @@
 //! 1. Resource limits (all checked; a limit that cannot be set fails the file): address
 //!    space and CPU time as asked, no file writes of any size (`RLIMIT_FSIZE` 0), no core
 //!    dumps, few open files.
-//! 2. Landlock (Linux 5.13+): no file system access at all, no TCP bind or connect, no
-//!    signals or abstract sockets out of the sandbox. Best effort: an older kernel
+//! 2. Landlock (Linux 5.13+): no file system access (but reading the few font files the
+//!    parent names, which a page drawn for the viewer may need), no TCP bind or connect,
+//!    no signals or abstract sockets out of the sandbox. Best effort: an older kernel
 //!    enforces what it knows, and [`Confinement`] says what that was.
 //! 3. seccomp: creating sockets, executing programs and tracing other processes fail
 //!    with `EPERM`.
@@ -29,11 +30,16 @@ pub struct Confinement {
 }
 
 /// Applies every limit to the current process; fails when a resource limit cannot be
-/// set (the caller then reads nothing).
-pub fn confine(memory_bytes: u64, cpu_seconds: u64) -> Result<Confinement, String> {
+/// set (the caller then reads nothing). `readable` are files the process may still read
+/// (fonts for drawing pages); nothing else can be opened.
+pub fn confine(
+    memory_bytes: u64,
+    cpu_seconds: u64,
+    readable: &[std::path::PathBuf],
+) -> Result<Confinement, String> {
     limits(memory_bytes, cpu_seconds)?;
     Ok(Confinement {
-        landlock: landlock(),
+        landlock: landlock(readable),
         seccomp: seccomp(),
     })
 }
@@ -54,15 +60,28 @@ fn limits(memory_bytes: u64, cpu_seconds: u64) -> Result<(), String> {
 }
 
 #[cfg(target_os = "linux")]
-fn landlock() -> String {
-    use landlock::{ABI, Access, AccessFs, AccessNet, RulesetAttr, RulesetStatus, Scope};
+fn landlock(readable: &[std::path::PathBuf]) -> String {
+    use landlock::{
+        ABI, Access, AccessFs, AccessNet, PathBeneath, PathFd, RulesetAttr, RulesetCreatedAttr,
+        RulesetStatus, Scope,
+    };
     let abi = ABI::V6;
-    // No rule is added: every handled access is denied everywhere.
+    // Every handled access is denied everywhere, but reading the named files (a file
+    // that cannot be opened now is simply not added).
+    let files: Vec<PathFd> = readable
+        .iter()
+        .filter_map(|p| PathFd::new(p).ok())
+        .collect();
     let status = landlock::Ruleset::default()
         .handle_access(AccessFs::from_all(abi))
         .and_then(|r| r.handle_access(AccessNet::from_all(abi)))
         .and_then(|r| r.scope(Scope::from_all(abi)))
         .and_then(|r| r.create())
+        .and_then(|r| {
+            r.add_rules(files.into_iter().map(|fd| {
+                Ok::<_, landlock::RulesetError>(PathBeneath::new(fd, AccessFs::ReadFile))
+            }))
+        })
         .and_then(|r| r.restrict_self());
     match status {
         Ok(s) => match s.ruleset {
@@ -76,7 +95,7 @@ fn landlock() -> String {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn landlock() -> String {
+fn landlock(_readable: &[std::path::PathBuf]) -> String {
     "unavailable".into()
 }
 

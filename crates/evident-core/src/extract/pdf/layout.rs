@@ -50,7 +50,54 @@ impl Run {
 /// Horizontal text comes first; text in other directions (rotated margin notes, table
 /// headers) follows, each direction laid out along its own baseline.
 pub fn layout(glyphs: &[Glyph]) -> String {
+    assemble(&arrange(glyphs).0)
+}
+
+/// A piece of one line of text and where it sits on the page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextBox {
+    /// The text, as [`layout`] reads it.
+    pub text: String,
+    /// Text direction in quarter turns, as [`Glyph::direction`].
+    pub direction: u8,
+    /// Start and end along the text direction, in the glyphs' coordinates.
+    pub x0: f64,
+    /// See `x0`.
+    pub x1: f64,
+    /// Top and bottom across the text direction (y grows downwards).
+    pub top: f64,
+    /// See `top`.
+    pub bottom: f64,
+}
+
+/// The page's text as boxes in the order [`layout`] reads them: what a viewer lays over
+/// the page image so that a passage found in the text can be marked where it is drawn.
+pub fn text_boxes(glyphs: &[Glyph]) -> Vec<TextBox> {
+    let (pieces, runs) = arrange(glyphs);
+    pieces
+        .iter()
+        .filter_map(|p| match p {
+            Piece::Text(_, ids) => Some(ids),
+            _ => None,
+        })
+        .flatten()
+        .filter_map(|&i| runs.get(i))
+        .map(|(direction, run)| TextBox {
+            text: run.text.clone(),
+            direction: *direction,
+            x0: run.x0,
+            x1: run.x1,
+            top: run.top(),
+            bottom: run.bottom(),
+        })
+        .collect()
+}
+
+/// The XY-cut of every direction's runs: the pieces in reading order (their texts name
+/// runs by index into the second list) and the runs with their direction.
+fn arrange(glyphs: &[Glyph]) -> (Vec<Piece>, Vec<(u8, Run)>) {
     let mut pieces = Vec::new();
+    let mut all: Vec<(u8, Run)> = Vec::new();
     for direction in 0..4u8 {
         let group: Vec<Glyph> = glyphs
             .iter()
@@ -62,16 +109,25 @@ pub fn layout(glyphs: &[Glyph]) -> String {
             continue;
         }
         pieces.push(Piece::Block);
+        let first = pieces.len();
         let idx: Vec<usize> = (0..runs.len()).collect();
         cut(&runs, idx, 0, &mut pieces);
+        let offset = all.len();
+        for piece in &mut pieces[first..] {
+            if let Piece::Text(_, ids) = piece {
+                ids.iter_mut().for_each(|i| *i += offset);
+            }
+        }
+        all.extend(runs.into_iter().map(|r| (direction, r)));
     }
-    assemble(&pieces)
+    (pieces, all)
 }
 
 /// Layout output before paragraph breaks are decided.
 #[derive(Debug)]
 enum Piece {
-    Text(String),
+    /// A line's text and the runs it was read from, in order.
+    Text(String, Vec<usize>),
     /// A line break with the white space above the next line, in font sizes.
     Line(f64),
     /// A break between columns or separately laid-out regions.
@@ -101,7 +157,7 @@ fn assemble(pieces: &[Piece]) -> String {
     let mut pending: Option<&str> = None;
     for p in pieces {
         match p {
-            Piece::Text(t) => {
+            Piece::Text(t, _) => {
                 if let Some(sep) = pending.take()
                     && !out.is_empty()
                 {
@@ -297,7 +353,7 @@ fn read_lines(runs: &[Run], mut idx: Vec<usize>, out: &mut Vec<Piece>) {
             }
             text.push_str(&runs[i].text);
         }
-        out.push(Piece::Text(text));
+        out.push(Piece::Text(text, line));
     }
 }
 

@@ -6,6 +6,7 @@ pub mod confine;
 mod forms;
 pub mod layout;
 pub mod read;
+pub mod render;
 pub mod sandbox;
 
 use std::path::Path;

@@ -47,6 +47,29 @@ const MAX_TREE_DEPTH: usize = 64;
 
 /// Reads every page of the PDF in `bytes`. Errors say why to the user.
 pub fn read_pdf(bytes: &[u8]) -> Result<RawPdf, Problem> {
+    let Opened {
+        doc,
+        page_count,
+        warnings,
+    } = open(bytes)?;
+    let title = info_title(&doc);
+    let pages = (1..=page_count).map(|n| read_page(&doc, n)).collect();
+    Ok(RawPdf {
+        title,
+        pages,
+        warnings,
+    })
+}
+
+/// A parsed PDF, checked and repaired so that its pages can be decoded safely.
+pub(crate) struct Opened {
+    pub(crate) doc: Document,
+    pub(crate) page_count: u32,
+    pub(crate) warnings: Vec<String>,
+}
+
+/// Parses `bytes`, refusing what is not a readable PDF, and prepares its pages.
+pub(crate) fn open(bytes: &[u8]) -> Result<Opened, Problem> {
     let head = &bytes[..bytes.len().min(1024)];
     if !head.windows(5).any(|w| w == b"%PDF-") {
         return Err(Problem::NotPdf);
@@ -72,20 +95,26 @@ pub fn read_pdf(bytes: &[u8]) -> Result<RawPdf, Problem> {
     }
     let mut warnings = Vec::new();
     prepare_forms(&mut doc, &page_ids, &mut warnings);
-    let title = info_title(&doc);
-    let pages = page_ids
-        .iter()
-        .enumerate()
-        .map(|(i, _)| read_page(&doc, i as u32 + 1))
-        .collect();
-    Ok(RawPdf {
-        title,
-        pages,
+    Ok(Opened {
+        doc,
+        page_count: page_ids.len() as u32,
         warnings,
     })
 }
 
 fn read_page(doc: &Document, number: u32) -> RawPage {
+    let (glyphs, error) = page_glyphs(doc, number);
+    // Text decoded before a failure is still worth keeping.
+    RawPage {
+        number,
+        text: layout(&glyphs),
+        error,
+    }
+}
+
+/// The positioned glyphs of page `number` (1-based), and why decoding stopped early if
+/// it did (a panic in the decoder fails only this page).
+pub(crate) fn page_glyphs(doc: &Document, number: u32) -> (Vec<Glyph>, Option<String>) {
     let mut collector = GlyphCollector::default();
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         pdf_extract::output_doc_page(doc, &mut collector, number)
@@ -98,12 +127,7 @@ fn read_page(doc: &Document, number: u32) -> RawPage {
             panic_message(&panic)
         )),
     };
-    // Text decoded before a failure is still worth keeping.
-    RawPage {
-        number,
-        text: layout(&collector.glyphs),
-        error,
-    }
+    (collector.glyphs, error)
 }
 
 fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {

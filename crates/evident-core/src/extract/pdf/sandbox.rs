@@ -23,6 +23,7 @@ use wait_timeout::ChildExt;
 
 use super::confine::{Probe, confine, probe};
 use super::read::{RawPdf, read_pdf};
+use super::render::{PageImage, fallback_fonts, render_page};
 use crate::problem::Problem;
 
 /// First argument that turns an Evident binary into a PDF worker.
@@ -32,12 +33,38 @@ pub const WORKER_ARG: &str = "__evident-pdf-worker";
 /// (a 256 MB PDF of text is rarely a tenth of that as text), far less than memory.
 pub const MAX_REPLY_BYTES: u64 = 256 << 20;
 
-/// What the worker prints.
+/// What the worker prints. A drawn page's PNG follows the JSON line as raw bytes.
 #[derive(Debug, Serialize, Deserialize)]
 enum WorkerReply {
     Read(RawPdf),
+    Rendered(PageImage),
     Failed(Problem),
     Probed(Probe),
+}
+
+/// What a worker is asked to do with the PDF on its stdin.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Job {
+    /// Read every page's text.
+    Read,
+    /// Draw one page (1-based) this many pixels wide, with its text boxes.
+    Render { page: u32, width: u32 },
+}
+
+impl Job {
+    fn arg(self) -> Option<String> {
+        match self {
+            Self::Read => None,
+            Self::Render { page, width } => Some(format!("render:{page}:{width}")),
+        }
+    }
+
+    fn parse(arg: &str) -> Option<Self> {
+        let mut parts = arg.strip_prefix("render:")?.split(':');
+        let page = parts.next()?.parse().ok()?;
+        let width = parts.next()?.parse().ok()?;
+        Some(Self::Render { page, width })
+    }
 }
 
 /// What a worker does instead of reading the PDF: the hostile behaviours the sandbox
@@ -110,7 +137,7 @@ impl PdfSandbox {
             misbehave: Some(Misbehaviour::Probe(port)),
             ..self.clone()
         };
-        match sandbox.run(b"")? {
+        match sandbox.run(b"", Job::Read)? {
             WorkerReply::Probed(p) => Ok(p),
             _ => Err("the worker did not probe".into()),
         }
@@ -119,16 +146,33 @@ impl PdfSandbox {
     /// Reads the PDF `bytes` (from `path`, for messages) in a worker process.
     pub fn read(&self, bytes: &[u8]) -> Result<RawPdf, Problem> {
         let reader = |detail: String| Problem::PdfReader { detail };
-        match self.run(bytes).map_err(reader)? {
+        match self.run(bytes, Job::Read).map_err(reader)? {
             WorkerReply::Read(pdf) => Ok(pdf),
             WorkerReply::Failed(why) => Err(why),
-            WorkerReply::Probed(_) => {
-                Err(reader("the PDF reader was started in its test mode".into()))
+            WorkerReply::Rendered(_) | WorkerReply::Probed(_) => {
+                Err(reader("the PDF reader answered another question".into()))
             }
         }
     }
 
-    fn run(&self, bytes: &[u8]) -> Result<WorkerReply, String> {
+    /// Draws page `page` (1-based) of the PDF `bytes`, `width` pixels wide, with its
+    /// text boxes ([`super::render`]), in a worker process that may read nothing but
+    /// the fallback fonts.
+    pub fn render(&self, bytes: &[u8], page: u32, width: u32) -> Result<PageImage, Problem> {
+        let reader = |detail: String| Problem::PdfReader { detail };
+        match self
+            .run(bytes, Job::Render { page, width })
+            .map_err(reader)?
+        {
+            WorkerReply::Rendered(image) => Ok(image),
+            WorkerReply::Failed(why) => Err(why),
+            WorkerReply::Read(_) | WorkerReply::Probed(_) => {
+                Err(reader("the PDF reader answered another question".into()))
+            }
+        }
+    }
+
+    fn run(&self, bytes: &[u8], job: Job) -> Result<WorkerReply, String> {
         let _slot = WorkerSlots::global(self.memory_limit).acquire();
         // A fresh, empty folder to run in, removed afterwards (the worker cannot write
         // to it anyway; it just never sees where the app was started).
@@ -143,6 +187,9 @@ impl PdfSandbox {
             .arg(self.timeout.as_secs().max(1).to_string());
         if let Some(m) = self.misbehave {
             command.arg(m.arg());
+        } else if let Some(arg) = job.arg() {
+            // The fonts a page may need, the only files the worker may then read.
+            command.arg(arg).args(fallback_fonts());
         }
         let mut child = command
             .env_clear()
@@ -217,8 +264,20 @@ impl PdfSandbox {
         if !status.success() {
             return Err(describe_crash(status, &String::from_utf8_lossy(&err)));
         }
-        serde_json::from_slice::<WorkerReply>(&out)
-            .map_err(|e| format!("the PDF reader returned unreadable output ({e})"))
+        let unreadable = |e: String| format!("the PDF reader returned unreadable output ({e})");
+        let (head, image) = match out.iter().position(|&b| b == b'\n') {
+            Some(at) => (&out[..at], &out[at + 1..]),
+            None => (&out[..], &[][..]),
+        };
+        let mut reply =
+            serde_json::from_slice::<WorkerReply>(head).map_err(|e| unreadable(e.to_string()))?;
+        if let WorkerReply::Rendered(page) = &mut reply {
+            if !image.starts_with(b"\x89PNG") {
+                return Err(unreadable("no page image".into()));
+            }
+            page.png = image.to_vec();
+        }
+        Ok(reply)
     }
 }
 
@@ -320,8 +379,13 @@ pub fn run_worker_if_requested() {
         .get(3)
         .and_then(|a| a.parse::<u64>().ok())
         .unwrap_or(60);
+    let job = args.get(4).and_then(|a| Job::parse(a)).unwrap_or(Job::Read);
     let misbehave = args.get(4).and_then(|a| Misbehaviour::parse(a));
-    let reply = match confine(memory, cpu) {
+    let readable: Vec<PathBuf> = match job {
+        Job::Render { .. } => args.iter().skip(5).map(PathBuf::from).collect(),
+        Job::Read => Vec::new(),
+    };
+    let reply = match confine(memory, cpu, &readable) {
         Err(detail) => WorkerReply::Failed(Problem::PdfReader { detail }),
         Ok(confinement) => {
             // Panics are turned into per-page errors; their default message is noise here.
@@ -332,9 +396,17 @@ pub fn run_worker_if_requested() {
                 None => {
                     let mut bytes = Vec::new();
                     match std::io::stdin().read_to_end(&mut bytes) {
-                        Ok(_) => match read_pdf(&bytes) {
-                            Ok(pdf) => WorkerReply::Read(pdf),
-                            Err(reason) => WorkerReply::Failed(reason),
+                        Ok(_) => match job {
+                            Job::Read => match read_pdf(&bytes) {
+                                Ok(pdf) => WorkerReply::Read(pdf),
+                                Err(reason) => WorkerReply::Failed(reason),
+                            },
+                            Job::Render { page, width } => {
+                                match render_page(&bytes, page, width, &readable) {
+                                    Ok(image) => WorkerReply::Rendered(image),
+                                    Err(reason) => WorkerReply::Failed(reason),
+                                }
+                            }
                         },
                         Err(e) => WorkerReply::Failed(Problem::PdfReader {
                             detail: format!("could not receive the file ({e})"),
@@ -345,7 +417,11 @@ pub fn run_worker_if_requested() {
         }
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let written = serde_json::to_writer(&mut out, &reply).is_ok() && out.flush().is_ok();
+    let mut written = serde_json::to_writer(&mut out, &reply).is_ok();
+    if let WorkerReply::Rendered(page) = &reply {
+        written = written && out.write_all(b"\n").is_ok() && out.write_all(&page.png).is_ok();
+    }
+    let written = written && out.flush().is_ok();
     std::process::exit(if written { 0 } else { 3 });
 }
 
