@@ -34,7 +34,7 @@ const COMMANDS: &[&str] = &[
     "import_paths",
     "rebuild_index",
     "document_view",
-    "pdf_bytes",
+    "pdf_page",
     "open_source",
     "export_answer",
     "save_export",

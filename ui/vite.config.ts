@@ -8,8 +8,6 @@ export default defineConfig({
     outDir: "dist",
     emptyOutDir: true,
     target: "es2022",
-    // pdf.js is large by nature; it is one local file, loaded on first PDF view.
-    chunkSizeWarningLimit: 1500,
   },
   test: {
     environment: "jsdom",

@@ -22,6 +22,7 @@ use evident_core::extract::DocumentKind;
 use evident_core::extract::layout::{
     DocumentLayout, InlineMark, InlineStyle, LayoutBlock, LayoutKind, TableCell,
 };
+use evident_core::extract::pdf::render::{PageBox, PageImage};
 use evident_core::grounding::{SentenceVerdict, Support, Verdict};
 use evident_core::import::EmbedOutcome;
 use evident_core::import::{FileReport, ImportSummary, Outcome, RebuildReport};
@@ -79,6 +80,8 @@ pub fn typescript() -> String {
         decl::<DocumentRecord>(&cfg),
         decl::<DocumentView>(&cfg),
         decl::<PageSpan>(&cfg),
+        decl::<PageImage>(&cfg),
+        decl::<PageBox>(&cfg),
         decl::<LayoutNote>(&cfg),
         decl::<DocumentLayout>(&cfg),
         decl::<LayoutBlock>(&cfg),

@@ -658,32 +658,14 @@ pub async fn document_view(state: State<'_, AppState>, id: i64) -> CommandResult
     })
 }
 
-/// The bytes of a PDF document's source file, for pdf.js.
-#[tauri::command]
-pub async fn pdf_bytes(state: State<'_, AppState>, id: i64) -> CommandResult<tauri::ipc::Response> {
-    let path = library_file(&state, id, Some(DocumentKind::Pdf))?;
-    let bytes = evident_core::limits::read_capped(
-        &path,
-        evident_core::limits::MAX_PDF_BYTES,
-        evident_core::problem::Limited::Pdf,
-    )
-    .map_err(|e| match e {
-        evident_core::Error::Io { source, .. } => CommandError::new(
-            "io",
-            format!(
-                "cannot read {}: {source} (was it moved or deleted?)",
-                path.display()
-            ),
-        ),
-        other => other.into(),
-    })?;
-    Ok(tauri::ipc::Response::new(bytes))
-}
-
 /// The source file of library document `id`, re-checked on disk: it must still be a
 /// regular file of a kind Evident reads (of `kind`, if given). The database is only a
 /// cache; whatever path it holds is never handed on unchecked.
-fn library_file(state: &AppState, id: i64, kind: Option<DocumentKind>) -> CommandResult<PathBuf> {
+pub(crate) fn library_file(
+    state: &AppState,
+    id: i64,
+    kind: Option<DocumentKind>,
+) -> CommandResult<PathBuf> {
     let document = state.with_store(|s| {
         s.document(id)?
             .ok_or_else(|| evident_core::Error::DocumentNotFound(id.to_string()))

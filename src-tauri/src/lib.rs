@@ -11,11 +11,14 @@ pub mod bindings;
 pub mod commands;
 pub mod embedding;
 pub mod error;
+pub mod pages;
 pub mod reranking;
 pub mod state;
 pub mod syncing;
+pub mod webview;
 
 use state::AppState;
+use tauri::Manager;
 
 /// Starts the app on the same database as the CLI (`$EVIDENT_DB`, else the platform
 /// data directory).
@@ -29,6 +32,9 @@ pub fn run() {
         .plugin(tauri_plugin_opener::init())
         .manage(AppState::new(db))
         .setup(|app| {
+            if let Some(window) = app.get_webview_window("main") {
+                webview::tune(&window);
+            }
             embedding::start(app.handle());
             reranking::start(app.handle());
             syncing::start(app.handle());
@@ -43,7 +49,7 @@ pub fn run() {
             commands::import_paths,
             commands::rebuild_index,
             commands::document_view,
-            commands::pdf_bytes,
+            pages::pdf_page,
             commands::open_source,
             commands::export_answer,
             commands::save_export,

@@ -40,6 +40,8 @@ pub struct AppState {
     pub syncing: crate::syncing::SyncState,
     /// The reranker, if one is set up.
     pub rerank: crate::reranking::RerankState,
+    /// PDF pages drawn recently for the source viewer.
+    pub pages: crate::pages::PageCache,
 }
 
 fn recover<G>(r: Result<G, PoisonError<G>>) -> G {
@@ -58,6 +60,7 @@ impl AppState {
             answering: Default::default(),
             syncing: Default::default(),
             rerank: Default::default(),
+            pages: Default::default(),
         }
     }
 

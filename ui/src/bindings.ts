@@ -1077,6 +1077,52 @@ char_start: number,
  * Char offset just past the page.
  */
 char_end: number, };
+export type PageImage = { 
+/**
+ * The page drawn (1-based; the one asked for, kept within the document).
+ */
+page: number, 
+/**
+ * Pages in the document.
+ */
+page_count: number, 
+/**
+ * Image width in pixels.
+ */
+width: number, 
+/**
+ * Image height in pixels.
+ */
+height: number, 
+/**
+ * The page's text in reading order, each piece with its box.
+ */
+boxes: Array<PageBox>, 
+/**
+ * Why the text boxes are missing or partial, if they are (the image is still right).
+ */
+text_note: string | null, };
+export type PageBox = { 
+/**
+ * The text, as the import read it.
+ */
+text: string, 
+/**
+ * Left edge.
+ */
+x: number, 
+/**
+ * Top edge.
+ */
+y: number, 
+/**
+ * Width.
+ */
+w: number, 
+/**
+ * Height.
+ */
+h: number, };
 export type LayoutNote = { "code": "changed" } | { "code": "unreadable", 
 /**
  * What went wrong, naming the file.

@@ -74,7 +74,8 @@ export const ipc = {
   importPaths: (paths: string[]) => call<ImportSummary>("import_paths", { paths }),
   rebuildIndex: () => call<RebuildReport>("rebuild_index"),
   documentView: (id: number) => call<DocumentView>("document_view", { id }),
-  pdfBytes: (id: number) => call<ArrayBuffer>("pdf_bytes", { id }),
+  /// One page of a PDF drawn `width` pixels wide, with its text boxes (see `parsePage`).
+  pdfPage: (id: number, page: number, width: number) => call<ArrayBuffer>("pdf_page", { id, page, width }),
   openSource: (id: number) => call<null>("open_source", { id }),
   exportAnswer: (answer: Answer, format: "markdown" | "html", lang: Lang) =>
     call<string>("export_answer", { answer, format, lang }),

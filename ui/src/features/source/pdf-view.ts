@@ -1,38 +1,77 @@
-// PDF sources: the real page rendered by pdf.js (served locally), with a text layer
-// on which the passage is highlighted, and page navigation.
+// PDF sources: the page as Evident's confined PDF worker drew it (one image), the
+// page's text laid over it as transparent boxes (selectable, and the cited passage
+// marked), and page navigation. Nothing of the PDF itself is parsed in the window.
 
-import * as pdfjs from "pdfjs-dist";
-import workerUrl from "pdfjs-dist/build/pdf.worker.min.mjs?url";
+import type { PageImage } from "../../bindings";
 import { h, replace, scrollWithin } from "../../dom";
 import { t } from "../../i18n";
+import { ipc } from "../../ipc";
 import { locate } from "./highlight";
-
-pdfjs.GlobalWorkerOptions.workerSrc = workerUrl;
 
 export interface PdfView {
   element: HTMLElement;
   show(page: number, highlight: string | null): Promise<void>;
-  /// Frees the document in pdf.js's worker.
+  /// Lets go of the page image.
   destroy(): void;
 }
 
-export async function openPdf(bytes: ArrayBuffer, pageCount: number, onPage: (n: number) => void): Promise<PdfView> {
-  // Each document gets its own pdf.js worker, ended with it: a web worker's whole heap
-  // goes when it is terminated, whereas a shared worker keeps what every document it
-  // parsed left behind until its garbage collector and allocator decide otherwise.
-  const worker = new pdfjs.PDFWorker();
-  // No eval: fonts are drawn without compiling code from the document.
-  const doc = await pdfjs
-    .getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, worker })
-    .promise.catch((e: unknown) => {
-      worker.destroy();
-      throw e;
-    });
+/// A drawn page as the backend sends it: a little-endian u32 with the JSON's length,
+/// the JSON (`PageImage`), then the PNG.
+export function parsePage(frame: ArrayBuffer): { page: PageImage; png: Blob } {
+  if (frame.byteLength < 4) throw new Error("the page image is missing");
+  const length = new DataView(frame).getUint32(0, true);
+  if (4 + length > frame.byteLength) throw new Error("the page image is cut short");
+  const page = JSON.parse(new TextDecoder().decode(new Uint8Array(frame, 4, length))) as PageImage;
+  return { page, png: new Blob([frame.slice(4 + length)], { type: "image/png" }) };
+}
+
+export function openPdf(docId: number, pageCount: number, onPage: (n: number) => void): PdfView {
   const pageBox = h("div", { class: "pdf-page" });
   const label = h("span", { class: "page-label", attrs: { "aria-live": "polite" } });
+  let total = Math.max(1, pageCount);
   let current = 1;
   let currentHighlight: string | null = null;
-  const view: PdfView = {
+  // Counts page requests: a page that arrives after a newer one was asked for is dropped.
+  let generation = 0;
+  let url: string | null = null;
+  function release(): void {
+    if (url) URL.revokeObjectURL(url);
+    url = null;
+  }
+  async function go(n: number): Promise<void> {
+    const mine = ++generation;
+    current = Math.max(1, Math.min(total, n));
+    label.textContent = `${current} / ${total}`;
+    onPage(current);
+    const width = Math.max(300, pageBox.clientWidth || 700);
+    const ratio = window.devicePixelRatio || 1;
+    const { page, png } = parsePage(await ipc.pdfPage(docId, current, Math.round(width * ratio)));
+    if (mine !== generation) return;
+    total = Math.max(1, page.page_count);
+    current = page.page;
+    label.textContent = `${current} / ${total}`;
+    release();
+    url = URL.createObjectURL(png);
+    const image = h("img", {
+      class: "pdf-page-image",
+      attrs: { src: url, alt: "", width: String(page.width), height: String(page.height), draggable: "false" },
+    });
+    // Boxes are placed in shares of the image, so they follow it however wide it is shown.
+    const cssScale = width / Math.max(1, page.width);
+    const boxes = page.boxes.map((b) => {
+      const span = h("span", {}, b.text);
+      span.style.left = `${(b.x / page.width) * 100}%`;
+      span.style.top = `${(b.y / page.height) * 100}%`;
+      span.style.width = `${(b.w / page.width) * 100}%`;
+      span.style.height = `${(b.h / page.height) * 100}%`;
+      span.style.fontSize = `${Math.max(1, b.h * cssScale * 0.85)}px`;
+      return span;
+    });
+    const layer = h("div", { class: "pdf-text-layer" }, ...boxes);
+    replace(pageBox, h("div", { class: "pdf-canvas-holder" }, image, layer));
+    if (currentHighlight) markText(boxes, currentHighlight);
+  }
+  return {
     element: h(
       "div",
       { class: "pdf-view" },
@@ -52,80 +91,15 @@ export async function openPdf(bytes: ArrayBuffer, pageCount: number, onPage: (n:
     destroy: () => {
       generation++;
       release();
-      void doc.destroy().finally(() => worker.destroy());
+      pageBox.replaceChildren();
     },
   };
-  // Only the page on screen holds memory: its canvas backing store, its text layer and
-  // pdf.js's parsed resources for it are released when another page (or document)
-  // takes its place. A click while a page is still rendering cancels that rendering.
-  let generation = 0;
-  let shown: { canvas: HTMLCanvasElement; task: pdfjs.RenderTask | null; text: pdfjs.TextLayer | null; page: pdfjs.PDFPageProxy } | null = null;
-  function release(): void {
-    if (!shown) return;
-    shown.task?.cancel();
-    shown.text?.cancel();
-    // A zero-sized canvas gives its pixels back now, not at the next garbage collection.
-    shown.canvas.width = 0;
-    shown.canvas.height = 0;
-    shown.page.cleanup();
-    shown = null;
-  }
-  async function go(n: number): Promise<void> {
-    const mine = ++generation;
-    const total = Math.max(1, Math.min(pageCount || doc.numPages, doc.numPages));
-    current = Math.max(1, Math.min(total, n));
-    label.textContent = `${current} / ${total}`;
-    onPage(current);
-    const page = await doc.getPage(current);
-    if (mine !== generation) return;
-    release();
-    const width = Math.max(300, pageBox.clientWidth || 700);
-    const base = page.getViewport({ scale: 1 });
-    const viewport = page.getViewport({ scale: width / base.width });
-    const canvas = h("canvas", { attrs: { "aria-hidden": "true" } });
-    const ratio = window.devicePixelRatio || 1;
-    canvas.width = Math.floor(viewport.width * ratio);
-    canvas.height = Math.floor(viewport.height * ratio);
-    canvas.style.width = `${viewport.width}px`;
-    canvas.style.height = `${viewport.height}px`;
-    const layer = h("div", { class: "textLayer" });
-    layer.style.setProperty("--scale-factor", String(viewport.scale));
-    const holder = h("div", { class: "pdf-canvas-holder" }, canvas, layer);
-    holder.style.width = `${viewport.width}px`;
-    holder.style.height = `${viewport.height}px`;
-    replace(pageBox, holder);
-    const here: NonNullable<typeof shown> = { canvas, task: null, text: null, page };
-    shown = here;
-    try {
-      const ctx = canvas.getContext("2d");
-      if (ctx) {
-        ctx.scale(ratio, ratio);
-        here.task = page.render({ canvasContext: ctx, viewport });
-        await here.task.promise;
-      }
-      if (mine !== generation) return;
-      here.text = new pdfjs.TextLayer({
-        textContentSource: await page.getTextContent(),
-        container: layer,
-        viewport,
-      });
-      await here.text.render();
-    } catch (e) {
-      // Cancelled by a newer page: nothing to report.
-      if (mine !== generation) return;
-      throw e;
-    }
-    if (mine !== generation) return;
-    if (currentHighlight) markText(here.text.textDivs, currentHighlight);
-  }
-  return view;
 }
 
-/// Marks the text-layer spans that hold `passage`.
-function markText(divs: HTMLElement[], passage: string): void {
+/// Marks the text boxes that hold `passage` and scrolls the first into view.
+export function markText(divs: HTMLElement[], passage: string): void {
   const texts = divs.map((d) => d.textContent ?? "");
-  const joined = texts.join("");
-  const range = locate(joined, passage);
+  const range = locate(texts.join(""), passage);
   if (!range) return;
   let offset = 0;
   let first: HTMLElement | null = null;

@@ -2,7 +2,7 @@
 // PDF page, or the Markdown/text document — highlighted and scrolled into view.
 
 import type { DocumentView, Highlight } from "../../bindings";
-import type { PdfView } from "./pdf-view";
+import { openPdf, type PdfView } from "./pdf-view";
 import { h, replace, scrollWithin } from "../../dom";
 import { pageLabel, t } from "../../i18n";
 import { ipc } from "../../ipc";
@@ -19,10 +19,6 @@ export interface Target {
   highlight: Highlight;
 }
 
-/// Opened PDFs kept (each holds its parsed document in its own pdf.js worker). One:
-/// over 60 source clicks across 10 corpus PDFs, keeping two cost 57 MB more (PSS) than
-/// keeping one, and re-opening a PDF on a later click takes well under a second.
-const MAX_PDFS = 1;
 /// Document texts and layouts kept.
 const MAX_VIEWS = 8;
 
@@ -42,12 +38,13 @@ export class SourceViewer {
   readonly element: HTMLElement;
   private readonly header: HTMLElement;
   private readonly body: HTMLElement;
-  // Per document id: its text and layout, and its opened PDF (read and parsed once,
-  // not on every citation click), the least recently used dropped beyond a few so that
-  // memory stays bounded however many citations are opened. Ids are reused after a
-  // rebuild or a re-import, so both are forgotten whenever the library changes.
+  // Per document id: its text and layout, the least recently used dropped beyond a few
+  // so that memory stays bounded however many citations are opened. Ids are reused
+  // after a rebuild or a re-import, so they are forgotten whenever the library changes.
+  // A PDF page is drawn by the backend (which keeps recent pages); the window holds
+  // only the one image on screen.
   private cache = new Map<number, DocumentView>();
-  private pdfs = new Map<number, PdfView>();
+  private pdf: { id: number; view: PdfView } | null = null;
   private pageText: HTMLElement = h("span", { class: "viewer-page" });
 
   constructor(private readonly onError: (e: unknown) => void) {
@@ -68,13 +65,19 @@ export class SourceViewer {
   close(): void {
     this.generation++;
     this.element.hidden = true;
+    this.dropPdf();
+    this.body.replaceChildren();
   }
 
   /// Drops everything cached about documents (call when the library changed).
   forget(): void {
     this.cache.clear();
-    for (const pdf of this.pdfs.values()) pdf.destroy();
-    this.pdfs.clear();
+    this.dropPdf();
+  }
+
+  private dropPdf(): void {
+    this.pdf?.view.destroy();
+    this.pdf = null;
   }
 
   async open(target: Target): Promise<void> {
@@ -106,23 +109,19 @@ export class SourceViewer {
         ),
       );
       if (doc.kind === "pdf") {
-        let pdf = this.pdfs.get(doc.id);
-        if (!pdf) {
-          const { openPdf } = await import("./pdf-view");
-          pdf = await openPdf(await ipc.pdfBytes(doc.id), doc.page_count, (n) => {
+        if (this.pdf?.id !== doc.id) {
+          this.dropPdf();
+          const view = openPdf(doc.id, doc.page_count, (n) => {
             this.element.dataset.page = String(n);
             this.pageText.textContent = pageLabel(n, n);
           });
-          if (!current()) {
-            // Kept, it could push out the PDF a newer open is showing.
-            pdf.destroy();
-            return;
-          }
+          this.pdf = { id: doc.id, view };
         }
-        keepRecent(this.pdfs, doc.id, pdf, MAX_PDFS, (old) => old.destroy());
+        const pdf = this.pdf.view;
         replace(this.body, pdf.element);
         await pdf.show(page, target.highlight.text);
       } else {
+        this.dropPdf();
         const { char_start: start, char_end: end } = target.highlight;
         const note = view.layout_note;
         replace(

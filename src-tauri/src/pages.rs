@@ -1,0 +1,117 @@
+//! PDF pages for the source viewer: drawn by the confined PDF worker (one process per
+//! page, which may read nothing but the fallback fonts), sent to the window as one PNG
+//! with the page's text boxes, and kept for a while.
+//!
+//! The window parses no PDF: pdf.js, its worker and fonts cost its web process about
+//! 130 MB. Recent pages are kept here, keyed by the file's content hash, the page and the
+//! width asked for, so going back to a citation costs nothing and a file changed on disk
+//! is drawn anew.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use evident_core::extract::DocumentKind;
+use evident_core::extract::pdf::PdfSandbox;
+use sha2::{Digest, Sha256};
+use tauri::{AppHandle, Manager};
+
+use crate::commands::library_file;
+use crate::error::{CommandError, CommandResult};
+use crate::state::AppState;
+
+/// Pages kept: a few hundred KB each.
+const KEPT_PAGES: usize = 12;
+
+/// Which drawing of which file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Key {
+    sha256: [u8; 32],
+    page: u32,
+    width: u32,
+}
+
+/// Recently drawn pages, the most recent last.
+#[derive(Default)]
+pub struct PageCache {
+    pages: Mutex<VecDeque<(Key, Arc<Vec<u8>>)>>,
+}
+
+impl PageCache {
+    fn get(&self, key: &Key) -> Option<Arc<Vec<u8>>> {
+        let mut pages = self.pages.lock().unwrap_or_else(PoisonError::into_inner);
+        let at = pages.iter().position(|(k, _)| k == key)?;
+        let hit = pages.remove(at)?;
+        let frame = hit.1.clone();
+        pages.push_back(hit);
+        Some(frame)
+    }
+
+    fn put(&self, key: Key, frame: Arc<Vec<u8>>) {
+        let mut pages = self.pages.lock().unwrap_or_else(PoisonError::into_inner);
+        pages.retain(|(k, _)| k != &key);
+        pages.push_back((key, frame));
+        while pages.len() > KEPT_PAGES {
+            pages.pop_front();
+        }
+    }
+}
+
+/// Page `page` (1-based) of PDF document `id`, drawn `width` pixels wide: a
+/// little-endian u32 with the length of the JSON that follows (`PageImage`: the page
+/// drawn, the page count, the image size and the text boxes), then the PNG.
+#[tauri::command]
+pub async fn pdf_page(
+    app: AppHandle,
+    id: i64,
+    page: u32,
+    width: u32,
+) -> CommandResult<tauri::ipc::Response> {
+    tauri::async_runtime::spawn_blocking(move || -> CommandResult<tauri::ipc::Response> {
+        let state = app.state::<AppState>();
+        let path = library_file(&state, id, Some(DocumentKind::Pdf))?;
+        let bytes = evident_core::limits::read_capped(
+            &path,
+            evident_core::limits::MAX_PDF_BYTES,
+            evident_core::problem::Limited::Pdf,
+        )
+        .map_err(|e| match e {
+            evident_core::Error::Io { source, .. } => CommandError::new(
+                "io",
+                format!(
+                    "cannot read {}: {source} (was it moved or deleted?)",
+                    path.display()
+                ),
+            ),
+            other => other.into(),
+        })?;
+        let key = Key {
+            sha256: Sha256::digest(&bytes).into(),
+            page,
+            width,
+        };
+        if let Some(frame) = state.pages.get(&key) {
+            return Ok(tauri::ipc::Response::new(frame.as_ref().clone()));
+        }
+        let sandbox =
+            PdfSandbox::current_exe().map_err(|e| CommandError::new("io", e.to_string()))?;
+        let image =
+            sandbox
+                .render(&bytes, page, width)
+                .map_err(|why| evident_core::Error::Pdf {
+                    path: path.clone(),
+                    why,
+                })?;
+        let json = serde_json::to_vec(&image).map_err(|e| {
+            CommandError::new("internal", format!("the page could not be sent ({e})"))
+        })?;
+        let mut frame = Vec::with_capacity(4 + json.len() + image.png.len());
+        frame.extend_from_slice(&(json.len() as u32).to_le_bytes());
+        frame.extend_from_slice(&json);
+        frame.extend_from_slice(&image.png);
+        let frame = Arc::new(frame);
+        state.pages.put(key, frame.clone());
+        Ok(tauri::ipc::Response::new(frame.as_ref().clone()))
+    })
+    .await
+    .map_err(|e| CommandError::new("internal", format!("background work failed: {e}")))?
+}

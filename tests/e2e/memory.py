@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""The window's memory alone: a fresh app on the sample documents and the corpus PDFs,
+idle, after 20 citation clicks, and 20 s later (the same measure as the end of
+test_app.py, without the hour of scenarios before it). For comparing two builds.
+
+Usage (under a display, e.g. xvfb-run): memory.py APP_BINARY EVIDENT_CLI [OUT.json]
+Extra environment for the app can be given as EVIDENT_MEMORY_ENV="NAME=value ...".
+"""
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import test_app as e2e
+
+
+def main() -> int:
+    app, cli = sys.argv[1], sys.argv[2]
+    out = Path(sys.argv[3]) if len(sys.argv) > 3 else None
+    data = Path(tempfile.mkdtemp(prefix="evident-memory-"))
+    db = data / "evident.sqlite3"
+    docs = data / "docs"
+    docs.mkdir()
+    for f in (e2e.ROOT / "samples").iterdir():
+        shutil.copy(f, docs / f.name)
+    models = data / "models"
+    models.mkdir()
+    env = dict(os.environ, EVIDENT_DB=str(db), EVIDENT_MODELS_DIR=str(models), OLLAMA_MODELS=str(models))
+    for pair in os.environ.get("EVIDENT_MEMORY_ENV", "").split():
+        name, _, value = pair.partition("=")
+        env[name] = value
+    subprocess.run([cli, "--db", str(db), "import", str(docs)], capture_output=True, env=env, check=True)
+    driver_proc = subprocess.Popen(
+        ["tauri-driver", "--port", str(e2e.PORT), "--native-port", str(e2e.NATIVE_PORT)], env=env,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    driver = None
+    try:
+        driver = e2e.start_session(app)
+        time.sleep(2)
+        e2e.timings["pss_mb_fresh_window"] = e2e.driver_pss()
+        e2e.viewer_memory(driver, cli, db, data, env)
+    finally:
+        if driver:
+            driver.quit()
+        driver_proc.send_signal(signal.SIGTERM)
+        try:
+            driver_proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            driver_proc.kill()
+        shutil.rmtree(data, ignore_errors=True)
+    print(json.dumps(e2e.timings, indent=2))
+    if out:
+        out.write_text(json.dumps(e2e.timings, indent=2))
+    return 1 if e2e.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
