@@ -1,8 +1,11 @@
 //! Evident's desktop shell: Tauri wiring around `evident-core`.
 //!
-//! This crate holds no logic of its own. [`commands`] are ten-line wrappers over core
-//! functions, [`state`] keeps the one database connection, [`error`] is the
-//! `{code, message}` the UI receives, and [`bindings`] renders the TypeScript
+//! This crate holds no logic of Evident's own: [`commands`] check what the window
+//! sends, call the core on a blocking thread and shape the reply; [`state`] lends
+//! connections to the index and holds the user's records; [`embedding`], [`reranking`],
+//! [`answering`] and [`syncing`] run the background work and its settings; [`pages`]
+//! has PDF pages drawn for the viewer; [`webview`] tunes WebKit; [`error`] is the
+//! `{code, message}` the UI receives; and [`bindings`] renders the TypeScript
 //! declarations of every type crossing the boundary (committed as `ui/src/bindings.ts`,
 //! checked by a test).
 

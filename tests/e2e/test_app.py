@@ -71,8 +71,29 @@ def by_testid(driver, testid: str, timeout: float = 10):
 
 
 def shot(driver, name: str) -> None:
+    """Saves what the X display shows of the app's window, as a person would see it.
+
+    Taken from the display, not through WebDriver: with the web view drawing on the CPU
+    (no accelerated compositing, src-tauri/src/webview.rs) WebKitWebDriver's own
+    screenshot never returns on an idle page."""
+    del driver  # the window is found on the display
     OUT.mkdir(parents=True, exist_ok=True)
-    driver.save_screenshot(str(OUT / f"{name}.png"))
+    time.sleep(0.2)  # the last change painted
+    import gi
+    gi.require_version("Gdk", "3.0")
+    from gi.repository import Gdk
+    root = Gdk.get_default_root_window()
+    x, y, w, h = 0, 0, root.get_width(), root.get_height()
+    found = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^Evident 有据$"],
+                           capture_output=True, text=True).stdout.split()
+    if found:
+        geometry = subprocess.run(["xdotool", "getwindowgeometry", "--shell", found[-1]],
+                                  capture_output=True, text=True).stdout
+        values = dict(line.split("=", 1) for line in geometry.split() if "=" in line)
+        x, y = int(values.get("X", 0)), int(values.get("Y", 0))
+        w = min(int(values.get("WIDTH", w)), root.get_width() - x)
+        h = min(int(values.get("HEIGHT", h)), root.get_height() - y)
+    Gdk.pixbuf_get_from_window(root, x, y, w, h).savev(str(OUT / f"{name}.png"), "png", [], [])
 
 
 def drop(paths: list[Path]) -> None:
@@ -745,7 +766,11 @@ def main() -> int:
             if is_pdf:
                 check(bool(driver.find_elements(By.CSS_SELECTOR, ".pdf-view img.pdf-page-image")), "the PDF page is rendered")
                 check(viewer.get_attribute("data-page") == "1", "the PDF opens at the cited page")
-                check("16" in mark.text or "Birthing" in mark.text, f"the PDF text layer marks the passage ({mark.text!r})")
+                # The boxes' text is transparent over the page image (only their background
+                # shows), so it is read from the DOM rather than as rendered text.
+                marked = driver.execute_script(
+                    "return [...document.querySelectorAll('.pdf-view .source-highlight')].map(s => s.textContent).join(' ')")
+                check("16 weeks" in marked and "Birthing" in marked, f"the PDF text layer marks the passage ({marked!r})")
                 timings["pdf_citation_to_highlight_ms"] = driver.execute_script("return window.__pdfCiteMs")
             shot(driver, "05-source-pdf" if is_pdf else "05-source-text")
             # A new question closes the source: it never stands beside an answer it does not belong to.

@@ -1,6 +1,7 @@
-// Finding a passage in text whose white space and width forms differ from ours: the
-// PDF text layer splits lines and may keep full-width forms, while Evident's text is
-// NFKC-normalised with lines joined. Both sides are compared squeezed.
+// Finding a passage in text whose white space and width forms differ from the
+// passage's: a PDF page's text boxes split lines (and keep a hyphen or a header the
+// import dropped), while the stored passage has its lines joined. Both sides are
+// compared squeezed: NFKC, lower case, no white space. What is shown stays as written.
 
 /// `s` in comparison form, and for each of its characters the index of the input
 /// character it came from.

@@ -135,6 +135,7 @@ fn seccomp() -> bool {
 }
 
 /// What a confined worker could still do, tried for real (the worker's test mode).
+#[cfg(feature = "testing")]
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Probe {
     /// What was enforced.
@@ -145,6 +146,7 @@ pub struct Probe {
 
 /// Tries what a hostile file would: read a file, write one, open a TCP connection to
 /// `port` on loopback, and run a program.
+#[cfg(feature = "testing")]
 pub fn probe(confinement: Confinement, port: u16) -> Probe {
     let mut attempts = Vec::new();
     let read = std::fs::read("/etc/hostname")

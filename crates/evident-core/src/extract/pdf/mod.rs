@@ -4,6 +4,8 @@
 pub mod clean;
 pub mod confine;
 mod forms;
+#[cfg(feature = "testing")]
+mod hostile;
 pub mod layout;
 pub mod read;
 pub mod render;
@@ -11,7 +13,9 @@ pub mod sandbox;
 
 use std::path::Path;
 
-pub use sandbox::{Misbehaviour, PdfSandbox, run_worker_if_requested};
+#[cfg(feature = "testing")]
+pub use sandbox::Misbehaviour;
+pub use sandbox::{PdfSandbox, run_worker_if_requested};
 
 use super::{Extracted, file_title};
 use crate::problem::Problem;

@@ -21,7 +21,9 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use wait_timeout::ChildExt;
 
-use super::confine::{Probe, confine, probe};
+use super::confine::confine;
+#[cfg(feature = "testing")]
+pub use super::hostile::Misbehaviour;
 use super::read::{RawPdf, read_pdf};
 use super::render::{PageImage, fallback_fonts, render_page};
 use crate::problem::Problem;
@@ -35,11 +37,12 @@ pub const MAX_REPLY_BYTES: u64 = 256 << 20;
 
 /// What the worker prints. A drawn page's PNG follows the JSON line as raw bytes.
 #[derive(Debug, Serialize, Deserialize)]
-enum WorkerReply {
+pub(super) enum WorkerReply {
     Read(RawPdf),
     Rendered(PageImage),
     Failed(Problem),
-    Probed(Probe),
+    #[cfg(feature = "testing")]
+    Probed(super::confine::Probe),
 }
 
 /// What a worker is asked to do with the PDF on its stdin.
@@ -67,46 +70,6 @@ impl Job {
     }
 }
 
-/// What a worker does instead of reading the PDF: the hostile behaviours the sandbox
-/// must stop, for its tests (`evident` accepts them only as the worker's own argument,
-/// which nothing but [`PdfSandbox`] passes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Misbehaviour {
-    /// Spins forever.
-    Hang,
-    /// Allocates (and touches) memory without bound.
-    Allocate,
-    /// Aborts.
-    Crash,
-    /// Writes to stdout without end.
-    Flood,
-    /// Tries to read and write files, connect to this loopback port and run a program,
-    /// and reports what worked.
-    Probe(u16),
-}
-
-impl Misbehaviour {
-    fn arg(self) -> String {
-        match self {
-            Self::Hang => "hang".into(),
-            Self::Allocate => "allocate".into(),
-            Self::Crash => "crash".into(),
-            Self::Flood => "flood".into(),
-            Self::Probe(port) => format!("probe:{port}"),
-        }
-    }
-
-    fn parse(arg: &str) -> Option<Self> {
-        Some(match arg {
-            "hang" => Self::Hang,
-            "allocate" => Self::Allocate,
-            "crash" => Self::Crash,
-            "flood" => Self::Flood,
-            other => Self::Probe(other.strip_prefix("probe:")?.parse().ok()?),
-        })
-    }
-}
-
 /// Limits and the program used to read PDFs out of process.
 #[derive(Debug, Clone)]
 pub struct PdfSandbox {
@@ -117,6 +80,7 @@ pub struct PdfSandbox {
     /// Address-space limit of the worker, in bytes.
     pub memory_limit: u64,
     /// For tests: what the worker does instead of reading.
+    #[cfg(feature = "testing")]
     pub misbehave: Option<Misbehaviour>,
 }
 
@@ -127,12 +91,14 @@ impl PdfSandbox {
             program: std::env::current_exe()?,
             timeout: Duration::from_secs(60),
             memory_limit: 2 << 30,
+            #[cfg(feature = "testing")]
             misbehave: None,
         })
     }
 
     /// Runs a worker in [`Misbehaviour::Probe`] mode and returns what it could do.
-    pub fn probe(&self, port: u16) -> Result<Probe, String> {
+    #[cfg(feature = "testing")]
+    pub fn probe(&self, port: u16) -> Result<super::confine::Probe, String> {
         let sandbox = Self {
             misbehave: Some(Misbehaviour::Probe(port)),
             ..self.clone()
@@ -149,9 +115,7 @@ impl PdfSandbox {
         match self.run(bytes, Job::Read).map_err(reader)? {
             WorkerReply::Read(pdf) => Ok(pdf),
             WorkerReply::Failed(why) => Err(why),
-            WorkerReply::Rendered(_) | WorkerReply::Probed(_) => {
-                Err(reader("the PDF reader answered another question".into()))
-            }
+            _ => Err(reader("the PDF reader answered another question".into())),
         }
     }
 
@@ -166,9 +130,7 @@ impl PdfSandbox {
         {
             WorkerReply::Rendered(image) => Ok(image),
             WorkerReply::Failed(why) => Err(why),
-            WorkerReply::Read(_) | WorkerReply::Probed(_) => {
-                Err(reader("the PDF reader answered another question".into()))
-            }
+            _ => Err(reader("the PDF reader answered another question".into())),
         }
     }
 
@@ -185,8 +147,12 @@ impl PdfSandbox {
             .arg(WORKER_ARG)
             .arg(self.memory_limit.to_string())
             .arg(self.timeout.as_secs().max(1).to_string());
-        if let Some(m) = self.misbehave {
-            command.arg(m.arg());
+        #[cfg(feature = "testing")]
+        let hostile = self.misbehave.map(Misbehaviour::arg);
+        #[cfg(not(feature = "testing"))]
+        let hostile: Option<String> = None;
+        if let Some(arg) = hostile {
+            command.arg(arg);
         } else if let Some(arg) = job.arg() {
             // The fonts a page may need, the only files the worker may then read.
             command.arg(arg).args(fallback_fonts());
@@ -380,7 +346,6 @@ pub fn run_worker_if_requested() {
         .and_then(|a| a.parse::<u64>().ok())
         .unwrap_or(60);
     let job = args.get(4).and_then(|a| Job::parse(a)).unwrap_or(Job::Read);
-    let misbehave = args.get(4).and_then(|a| Misbehaviour::parse(a));
     let readable: Vec<PathBuf> = match job {
         Job::Render { .. } => args.iter().skip(5).map(PathBuf::from).collect(),
         Job::Read => Vec::new(),
@@ -390,9 +355,19 @@ pub fn run_worker_if_requested() {
         Ok(confinement) => {
             // Panics are turned into per-page errors; their default message is noise here.
             std::panic::set_hook(Box::new(|_| {}));
-            match misbehave {
-                Some(Misbehaviour::Probe(port)) => WorkerReply::Probed(probe(confinement, port)),
-                Some(other) => misbehave_now(other),
+            // Only a test build of Evident knows how to misbehave on purpose.
+            #[cfg(feature = "testing")]
+            let acted = args
+                .get(4)
+                .and_then(|a| Misbehaviour::parse(a))
+                .map(|m| super::hostile::act(m, confinement));
+            #[cfg(not(feature = "testing"))]
+            let acted: Option<WorkerReply> = {
+                let _ = confinement;
+                None
+            };
+            match acted {
+                Some(reply) => reply,
                 None => {
                     let mut bytes = Vec::new();
                     match std::io::stdin().read_to_end(&mut bytes) {
@@ -423,33 +398,4 @@ pub fn run_worker_if_requested() {
     }
     let written = written && out.flush().is_ok();
     std::process::exit(if written { 0 } else { 3 });
-}
-
-/// Does what a hostile file might make a parser do; never returns.
-fn misbehave_now(m: Misbehaviour) -> WorkerReply {
-    match m {
-        Misbehaviour::Hang => loop {
-            std::hint::spin_loop();
-        },
-        Misbehaviour::Allocate => {
-            let mut hoard: Vec<Vec<u8>> = Vec::new();
-            loop {
-                hoard.push(vec![1u8; 64 << 20]);
-                std::hint::black_box(&hoard);
-            }
-        }
-        Misbehaviour::Crash => std::process::abort(),
-        Misbehaviour::Flood => {
-            let mut out = std::io::stdout().lock();
-            let block = vec![b'x'; 1 << 20];
-            loop {
-                if out.write_all(&block).is_err() {
-                    std::process::exit(4);
-                }
-            }
-        }
-        Misbehaviour::Probe(_) => WorkerReply::Failed(Problem::PdfReader {
-            detail: "probe handled elsewhere".into(),
-        }),
-    }
 }
