@@ -86,16 +86,17 @@ pub fn run() {
 
 #[cfg(test)]
 mod tests {
-    /// The names after `commands::` in `text`.
+    /// The command names in `text`'s `generate_handler![…]` (`commands::ask`,
+    /// `pages::pdf_page`: the last part of each path).
     fn commands_in(text: &str) -> std::collections::BTreeSet<String> {
-        text.split("commands::")
-            .skip(1)
-            .map(|rest| {
-                rest.chars()
-                    .take_while(|c| c.is_ascii_lowercase() || *c == '_')
-                    .collect()
-            })
-            .filter(|name: &String| !name.is_empty())
+        text.split("generate_handler![")
+            .nth(1)
+            .and_then(|rest| rest.split(']').next())
+            .unwrap_or("")
+            .split(',')
+            .filter_map(|path| path.trim().rsplit("::").next())
+            .map(str::to_owned)
+            .filter(|name| !name.is_empty())
             .collect()
     }
 
