@@ -214,8 +214,9 @@ fn use_builtin(app: &AppHandle, settings: BuiltinSettings, generation: u64) {
     let embedding = &state.embedding;
     let current = || embedding.generation.load(Ordering::SeqCst) == generation;
     let models_dir = catalog::models_dir().display().to_string();
-    let off = |message: Option<String>| EmbeddingStatus {
-        message,
+    let off = |why: Option<evident_core::problem::Problem>| EmbeddingStatus {
+        message: why.as_ref().map(|w| w.text(evident_core::message::Lang::En)),
+        why,
         builtin_settings: Some(settings.clone()),
         models_dir: Some(models_dir.clone()),
         ..off_status()
@@ -232,13 +233,16 @@ fn use_builtin(app: &AppHandle, settings: BuiltinSettings, generation: u64) {
     }
     let (choice, worker) = match choice {
         Ok(found) => found,
-        Err(e) => return embedding.set_status(app, off(Some(e))),
+        Err(detail) => {
+            let why = evident_core::problem::Problem::Other { detail };
+            return embedding.set_status(app, off(Some(why)));
+        }
     };
     let chosen_problem = choice
         .skipped
         .iter()
         .find(|(path, _)| Some(path) == settings.file.as_ref())
-        .map(|(path, why)| format!("{}: {why}", path.display()));
+        .map(|(_, why)| why.clone());
     let Some((candidate, info)) = choice.model else {
         return embedding.set_status(app, off(chosen_problem));
     };

@@ -94,6 +94,20 @@ export function sayProblem(p: Problem): string {
       return zh
         ? `${p.params.pages} 页中没有一页有文字层，看起来是扫描件（不支持 OCR）`
         : `none of its ${p.params.pages} page(s) has a text layer; it looks like a scanned document (OCR is not supported)`;
+    case "pages_textless":
+      return zh
+        ? `第 ${p.params.pages} 页没有文字（可能是扫描图像），未能建立索引`
+        : `${p.params.count === 1 ? "page" : "pages"} ${p.params.pages} without text (scanned images?) could not be indexed`;
+    case "pages_unreadable":
+      return zh
+        ? `第 ${p.params.pages} 页的文字无法解码为可读字符（字体缺少 Unicode 映射），未建立索引`
+        : `${p.params.count === 1 ? "page" : "pages"} ${p.params.pages} with text that does not decode to readable characters (the fonts lack a Unicode map) were not indexed`;
+    case "page_unread":
+      return zh ? `第 ${p.params.page} 页无法完整读取（${p.params.detail}）` : `page ${p.params.page} could not be read (${p.params.detail})`;
+    case "form_loop":
+      return zh
+        ? `第 ${p.params.page} 页：一个图形对象引用了自身，循环已被截断`
+        : `page ${p.params.page}: a Form XObject draws itself; the loop was cut`;
     case "pdf_no_text":
       return zh ? `读不出任何文字（${p.params.detail}）` : `no text could be read: ${p.params.detail}`;
     case "pdf_reader":
@@ -118,6 +132,10 @@ export function sayProblem(p: Problem): string {
       return zh ? serverZh(p.params) : serverEn(p.params);
     case "model":
       return zh ? `嵌入模型 ${p.params.path} 无法使用：${p.params.detail}` : `the embeddings model ${p.params.path}: ${p.params.detail}`;
+    case "not_embedding_model":
+      return zh
+        ? `${p.params.path} 不是嵌入模型（其架构为 ${p.params.architecture}）`
+        : `${p.params.path} is not an embedding model (its architecture is ${p.params.architecture})`;
     case "other":
       return p.params.detail;
   }

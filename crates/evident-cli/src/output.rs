@@ -87,7 +87,7 @@ fn detail(report: &FileReport) -> String {
             pages,
             chunks,
             replaced,
-            warnings,
+            warned,
             ..
         } => {
             let mut s = format!(
@@ -100,8 +100,8 @@ fn detail(report: &FileReport) -> String {
                     ""
                 }
             );
-            for w in warnings {
-                s.push_str(&format!("\n{:>11}warning: {w}", ""));
+            for w in warned {
+                s.push_str(&format!("\n{:>11}warning: {}", "", w.text(lang())));
             }
             s
         }
@@ -662,7 +662,7 @@ pub fn in_locale(e: &evident_core::Error) -> Option<String> {
     }
 }
 
-fn lang() -> Lang {
+pub(crate) fn lang() -> Lang {
     LANG.get().copied().unwrap_or_default()
 }
 

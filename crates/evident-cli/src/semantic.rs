@@ -106,8 +106,9 @@ pub fn builtin_model(db: &Path, a: &EmbedArgs) -> anyhow::Result<Option<BuiltinM
     let worker = std::env::current_exe().context("cannot find this program to run the model")?;
     let choice = builtin::choose(chosen.as_deref(), &worker)?;
     for (path, why) in &choice.skipped {
+        let why = why.text(crate::output::lang());
         if Some(path) == chosen.as_ref() {
-            anyhow::bail!("the embeddings model {}: {why}", path.display());
+            anyhow::bail!("{why}");
         }
         eprintln!("note: skipped the model {}: {why}", path.display());
     }

@@ -20,6 +20,7 @@ use crate::chunk::{CHUNKER_VERSION, ChunkerConfig, chunk};
 use crate::extract::pdf::PdfReader;
 use crate::extract::{DocumentKind, extract_textual};
 use crate::limits::{self, read_capped};
+use crate::message::Lang;
 use crate::problem::{Limited, Problem};
 use crate::store::{NewDocument, SourceFile, Store, sha256_hex};
 use crate::{Error, Result};
@@ -69,8 +70,11 @@ pub enum Outcome {
         chunks: usize,
         /// True when an older version of the same file was replaced.
         replaced: bool,
-        /// Non-fatal problems (pages without text, repairs).
+        /// Non-fatal problems (pages without text, repairs), in English words.
         warnings: Vec<String>,
+        /// The same as codes, for the user's language.
+        #[serde(default)]
+        warned: Vec<Problem>,
     },
     /// Same content as already indexed from this path; nothing was done.
     Unchanged {
@@ -408,7 +412,8 @@ impl Importer {
         }
         let sha256 = sha256.clone();
         let (pages, chunks) = (doc.extracted().pages.len(), doc.chunks().len());
-        let warnings = doc.extracted().warnings.clone();
+        let warned = doc.extracted().warnings.clone();
+        let warnings = warned.iter().map(|w| w.text(Lang::En)).collect();
         match store.write_document(*doc) {
             Ok(doc_id) => {
                 written.insert(sha256, path.to_owned());
@@ -418,6 +423,7 @@ impl Importer {
                     chunks,
                     replaced: known.by_path.contains_key(path),
                     warnings,
+                    warned,
                 }
             }
             Err(e) => Outcome::failed(e.problem()),

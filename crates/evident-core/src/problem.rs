@@ -119,6 +119,32 @@ pub enum Problem {
         /// Pages.
         pages: usize,
     },
+    /// Pages without a text layer (scanned images?), not indexed; the others were.
+    PagesTextless {
+        /// The pages, as ranges (`2–4, 7`).
+        pages: String,
+        /// How many.
+        count: usize,
+    },
+    /// Pages whose text does not decode to readable characters, not indexed.
+    PagesUnreadable {
+        /// The pages, as ranges (`2–4, 7`).
+        pages: String,
+        /// How many.
+        count: usize,
+    },
+    /// One page could not be decoded; the text read before the failure is kept.
+    PageUnread {
+        /// The page.
+        page: u32,
+        /// What the decoder said.
+        detail: String,
+    },
+    /// A drawing on the page draws itself; the loop was cut.
+    FormLoop {
+        /// The page.
+        page: u32,
+    },
     /// No text could be read, for the reasons given.
     PdfNoText {
         /// The page warnings, in English.
@@ -160,6 +186,13 @@ pub enum Problem {
         path: String,
         /// Why, in English.
         detail: String,
+    },
+    /// A model file chosen for embeddings is another kind of model.
+    NotEmbeddingModel {
+        /// The model file.
+        path: String,
+        /// llama.cpp's architecture name for it.
+        architecture: String,
     },
     /// Anything else, in English.
     Other {
@@ -313,6 +346,28 @@ impl Problem {
             P::PdfScanned { pages } => format!(
                 "none of its {pages} page(s) has a text layer; it looks like a scanned document (OCR is not supported)"
             ),
+            P::PagesTextless { pages, .. } if zh => {
+                format!("第 {pages} 页没有文字（可能是扫描图像），未能建立索引")
+            }
+            P::PagesTextless { pages, count } => format!(
+                "{} {pages} without text (scanned images?) could not be indexed",
+                if *count == 1 { "page" } else { "pages" }
+            ),
+            P::PagesUnreadable { pages, .. } if zh => format!(
+                "第 {pages} 页的文字无法解码为可读字符（字体缺少 Unicode 映射），未建立索引"
+            ),
+            P::PagesUnreadable { pages, count } => format!(
+                "{} {pages} with text that does not decode to readable characters (the fonts lack a Unicode map) were not indexed",
+                if *count == 1 { "page" } else { "pages" }
+            ),
+            P::PageUnread { page, detail } if zh => {
+                format!("第 {page} 页无法完整读取（{detail}）")
+            }
+            P::PageUnread { page, detail } => format!("page {page} could not be read ({detail})"),
+            P::FormLoop { page } if zh => format!("第 {page} 页：一个图形对象引用了自身，循环已被截断"),
+            P::FormLoop { page } => {
+                format!("page {page}: a Form XObject draws itself; the loop was cut")
+            }
             P::PdfNoText { detail } if zh => format!("读不出任何文字（{detail}）"),
             P::PdfNoText { detail } => format!("no text could be read: {detail}"),
             P::PdfReader { detail } if zh => {
@@ -347,6 +402,12 @@ impl Problem {
             P::Server(e) => e.to_string(),
             P::Model { path, detail } if zh => format!("嵌入模型 {path} 无法使用：{detail}"),
             P::Model { path, detail } => format!("the embeddings model {path}: {detail}"),
+            P::NotEmbeddingModel { path, architecture } if zh => {
+                format!("{path} 不是嵌入模型（其架构为 {architecture}）")
+            }
+            P::NotEmbeddingModel { path, architecture } => {
+                format!("{path} is not an embedding model (its architecture is {architecture})")
+            }
             P::Other { detail } => detail.clone(),
         }
     }

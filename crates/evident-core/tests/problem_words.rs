@@ -58,6 +58,27 @@ fn examples() -> Vec<Problem> {
         Problem::PdfNoPages,
         Problem::PdfNoUnicode,
         Problem::PdfScanned { pages: 3 },
+        Problem::PagesTextless {
+            pages: s("2–4, 7"),
+            count: 4,
+        },
+        Problem::PagesTextless {
+            pages: s("3"),
+            count: 1,
+        },
+        Problem::PagesUnreadable {
+            pages: s("5"),
+            count: 1,
+        },
+        Problem::PageUnread {
+            page: 2,
+            detail: s("invalid content stream"),
+        },
+        Problem::FormLoop { page: 4 },
+        Problem::NotEmbeddingModel {
+            path: s("/models/qwen2.5-coder-1.5b.gguf"),
+            architecture: s("qwen2"),
+        },
         Problem::PdfNoText {
             detail: s("page 2 could not be read"),
         },

@@ -125,7 +125,7 @@ pub struct Extracted {
     /// Blocks in document order.
     pub blocks: Vec<Block>,
     /// Things the user should know that did not stop the import ("page 3 has no text").
-    pub warnings: Vec<String>,
+    pub warnings: Vec<crate::problem::Problem>,
 }
 
 impl Extracted {

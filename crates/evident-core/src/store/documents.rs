@@ -121,7 +121,12 @@ impl NewDocument {
             })
             .collect::<Result<_>>()?;
         Ok(Self {
-            warnings_json: serde_json::to_string(&ex.warnings)?,
+            warnings_json: serde_json::to_string(
+                &ex.warnings
+                    .iter()
+                    .map(|w| w.text(crate::message::Lang::En))
+                    .collect::<Vec<_>>(),
+            )?,
             page_chars: page_chars.chunks_exact(2).map(|p| (p[0], p[1])).collect(),
             chunk_columns,
             source,

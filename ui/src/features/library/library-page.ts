@@ -15,7 +15,11 @@ import { sayProblem } from "../../problems";
 function outcomeText(o: Outcome): string {
   switch (o.status) {
     case "imported":
-      return t("outcomeImported", { pages: o.pages, chunks: o.chunks }) + (o.warnings.length ? ` · ${o.warnings.join("; ")}` : "");
+    {
+      // Reports from before warnings had codes carry only the English words.
+      const warnings = o.warned.length ? o.warned.map(sayProblem) : o.warnings;
+      return t("outcomeImported", { pages: o.pages, chunks: o.chunks }) + (warnings.length ? ` · ${warnings.join(t("listSeparator"))}` : "");
+    }
     case "unchanged":
       return t("outcomeUnchanged");
     case "duplicate":

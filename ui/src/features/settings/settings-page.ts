@@ -60,7 +60,7 @@ export class SettingsPage {
     try {
       const warnings = await ipc.setAliases(this.aliases.value);
       this.aliasStatus.textContent = warnings.length
-        ? warnings.map((w) => `line ${w.line}: ${w.reason}`).join("; ")
+        ? warnings.map((w) => t("aliasLineNeedsTwo", { line: w.line })).join(t("listSeparator"))
         : "✓";
     } catch (e) {
       this.onError(e);

@@ -15,6 +15,7 @@ use regex::Regex;
 use super::read::RawPdf;
 use crate::extract::structure::{LineRole, blocks_from_plain, line_role};
 use crate::extract::{Extracted, PageSpan};
+use crate::problem::Problem;
 use crate::text::normalize::{fold_font_artefacts, join_lines_into};
 
 /// Lines examined at each end of a page for running headers and footers.
@@ -59,7 +60,10 @@ pub fn assemble(raw: RawPdf, fallback_title: &str) -> Extracted {
     let mut pages = Vec::with_capacity(raw.pages.len());
     for (page, lines) in raw.pages.iter().zip(&page_lines) {
         if let Some(e) = &page.error {
-            warnings.push(e.clone());
+            warnings.push(Problem::PageUnread {
+                page: page.number,
+                detail: e.clone(),
+            });
         }
         let kept = strip_running(lines, &running);
         let body = paragraphs(&kept, &lexicon);
@@ -74,10 +78,16 @@ pub fn assemble(raw: RawPdf, fallback_title: &str) -> Extracted {
         });
     }
     if !textless.is_empty() {
-        warnings.push(format!("{} {TEXTLESS_REASON}", page_list(&textless)));
+        warnings.push(Problem::PagesTextless {
+            pages: page_list(&textless),
+            count: textless.len(),
+        });
     }
     if !unreadable.is_empty() {
-        warnings.push(format!("{} {UNREADABLE_REASON}", page_list(&unreadable)));
+        warnings.push(Problem::PagesUnreadable {
+            pages: page_list(&unreadable),
+            count: unreadable.len(),
+        });
     }
     let blocks = blocks_from_plain(&text);
     let title = raw
@@ -101,10 +111,7 @@ pub fn assemble(raw: RawPdf, fallback_title: &str) -> Extracted {
 
 /// The warnings for pages without a text layer and pages whose text decodes to symbols,
 /// after "page N" or "pages N–M, K".
-const TEXTLESS_REASON: &str = "without text (scanned images?) could not be indexed";
-const UNREADABLE_REASON: &str = "with text that does not decode to readable characters (the fonts lack a Unicode map) were not indexed";
-
-/// "page 3", "pages 2–22", "pages 1, 4–6": consecutive numbers as ranges.
+/// "3", "2–22", "1, 4–6": consecutive page numbers as ranges.
 pub fn page_list(pages: &[u32]) -> String {
     let mut parts: Vec<String> = Vec::new();
     let mut i = 0;
@@ -120,8 +127,7 @@ pub fn page_list(pages: &[u32]) -> String {
         });
         i = j + 1;
     }
-    let noun = if pages.len() == 1 { "page" } else { "pages" };
-    format!("{noun} {}", parts.join(", "))
+    parts.join(", ")
 }
 
 /// True when most of a page's characters are control characters, modifier letters or
@@ -145,13 +151,13 @@ pub fn is_unreadable(text: &str) -> bool {
 }
 
 /// True for the warning [`assemble`] gives unreadable pages.
-pub fn is_unreadable_warning(warning: &str) -> bool {
-    warning.ends_with(UNREADABLE_REASON)
+pub fn is_unreadable_warning(warning: &Problem) -> bool {
+    matches!(warning, Problem::PagesUnreadable { .. })
 }
 
 /// True for the warning [`assemble`] gives pages without a text layer.
-pub fn is_textless_warning(warning: &str) -> bool {
-    warning.ends_with(TEXTLESS_REASON)
+pub fn is_textless_warning(warning: &Problem) -> bool {
+    matches!(warning, Problem::PagesTextless { .. })
 }
 
 fn mask(line: &str) -> String {
@@ -389,12 +395,12 @@ mod tests {
             .repeat(5);
         let doc = assemble(raw(&["Readable first page.", &junk]), "f");
         assert_eq!(doc.text, "Readable first page.");
-        assert!(
-            doc.warnings
-                .iter()
-                .any(|w| w.starts_with("page 2 ") && is_unreadable_warning(w)),
-            "{:?}",
-            doc.warnings
+        assert_eq!(
+            doc.warnings,
+            vec![Problem::PagesUnreadable {
+                pages: "2".into(),
+                count: 1
+            }]
         );
         assert!(
             !is_unreadable("第一条 单笔报销超过5000元的,需经分管副总经理审批。"),
@@ -404,13 +410,23 @@ mod tests {
 
     #[test]
     fn page_lists_read_as_ranges() {
-        assert_eq!(page_list(&[3]), "page 3");
-        assert_eq!(page_list(&[2, 3, 4, 7, 9, 10]), "pages 2–4, 7, 9–10");
+        assert_eq!(page_list(&[3]), "3");
+        assert_eq!(page_list(&[2, 3, 4, 7, 9, 10]), "2–4, 7, 9–10");
     }
 
     #[test]
     fn empty_pages_are_reported() {
         let doc = assemble(raw(&["Text.", ""]), "f");
-        assert_eq!(doc.warnings, vec![format!("page 2 {TEXTLESS_REASON}")]);
+        assert_eq!(
+            doc.warnings,
+            vec![Problem::PagesTextless {
+                pages: "2".into(),
+                count: 1
+            }]
+        );
+        assert_eq!(
+            doc.warnings[0].text(crate::message::Lang::En),
+            "page 2 without text (scanned images?) could not be indexed"
+        );
     }
 }

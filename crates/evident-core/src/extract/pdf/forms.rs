@@ -13,6 +13,8 @@
 use lopdf::content::{Content, Operation};
 use lopdf::{Dictionary, Document, Object, ObjectId, Stream};
 
+use crate::problem::Problem;
+
 /// Forms nested deeper than this are not drawn.
 const MAX_DEPTH: usize = 32;
 /// Form copies per document; a PDF that needs more is drawn without the excess forms.
@@ -84,7 +86,7 @@ fn inherited_resources(doc: &Document, page: ObjectId) -> Option<Dictionary> {
 }
 
 struct Rewriter<'w> {
-    warnings: &'w mut Vec<String>,
+    warnings: &'w mut Vec<Problem>,
     page: usize,
     path: Vec<ObjectId>,
     copies: usize,
@@ -92,7 +94,7 @@ struct Rewriter<'w> {
 }
 
 /// Rewrites every page that draws forms (see the module documentation).
-pub(super) fn prepare_forms(doc: &mut Document, pages: &[ObjectId], warnings: &mut Vec<String>) {
+pub(super) fn prepare_forms(doc: &mut Document, pages: &[ObjectId], warnings: &mut Vec<Problem>) {
     let mut copies = 0;
     for (n, &page) in pages.iter().enumerate() {
         let content = doc.get_page_content(page).unwrap_or_default();
@@ -197,10 +199,9 @@ impl Rewriter<'_> {
     ) -> Option<ObjectId> {
         if self.path.contains(&id) {
             if !self.loop_reported {
-                self.warnings.push(format!(
-                    "page {}: a Form XObject draws itself; the loop was cut",
-                    self.page
-                ));
+                self.warnings.push(Problem::FormLoop {
+                    page: self.page as u32,
+                });
                 self.loop_reported = true;
             }
             return None;

@@ -57,7 +57,12 @@ impl PdfReader {
                 Problem::PdfScanned { pages: page_count }
             } else {
                 Problem::PdfNoText {
-                    detail: doc.warnings.join("; "),
+                    detail: doc
+                        .warnings
+                        .iter()
+                        .map(|w| w.text(crate::message::Lang::En))
+                        .collect::<Vec<_>>()
+                        .join("; "),
                 }
             };
             return Err(Error::Pdf {

@@ -40,7 +40,7 @@ pub struct RawPdf {
     /// Pages in order.
     pub pages: Vec<RawPage>,
     /// Repairs made while reading, for the user to know.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Problem>,
 }
 
 const MAX_TREE_DEPTH: usize = 64;
@@ -65,7 +65,7 @@ pub fn read_pdf(bytes: &[u8]) -> Result<RawPdf, Problem> {
 pub(crate) struct Opened {
     pub(crate) doc: Document,
     pub(crate) page_count: u32,
-    pub(crate) warnings: Vec<String>,
+    pub(crate) warnings: Vec<Problem>,
 }
 
 /// Parses `bytes`, refusing what is not a readable PDF, and prepares its pages.

@@ -341,7 +341,7 @@ pub struct Choice {
     pub model: Option<(catalog::Candidate, GgufInfo)>,
     /// Candidates that were looked at and cannot be used, with the reason (a chosen
     /// file that is damaged or a chat model is here, with its path).
-    pub skipped: Vec<(PathBuf, String)>,
+    pub skipped: Vec<(PathBuf, crate::problem::Problem)>,
 }
 
 /// Looks for an embedding model ([`catalog::candidates`]) and reads the candidates'
@@ -363,14 +363,20 @@ pub fn choose(chosen: Option<&Path>, worker: &Path) -> Result<Choice> {
             }
             // Ollama's chat models are not meant for this: skipped without a word.
             Described::Info(_) if matches!(candidate.origin, catalog::Origin::Ollama { .. }) => {}
-            Described::Info(info) => choice.skipped.push((
-                candidate.path,
-                format!(
-                    "not an embedding model (its architecture is {})",
-                    info.architecture
-                ),
-            )),
-            Described::Unreadable(why) => choice.skipped.push((candidate.path, why)),
+            Described::Info(info) => {
+                let why = crate::problem::Problem::NotEmbeddingModel {
+                    path: candidate.path.display().to_string(),
+                    architecture: info.architecture,
+                };
+                choice.skipped.push((candidate.path, why));
+            }
+            Described::Unreadable(detail) => {
+                let why = crate::problem::Problem::Model {
+                    path: candidate.path.display().to_string(),
+                    detail,
+                };
+                choice.skipped.push((candidate.path, why));
+            }
         }
     }
     Ok(choice)
