@@ -215,7 +215,9 @@ fn use_builtin(app: &AppHandle, settings: BuiltinSettings, generation: u64) {
     let current = || embedding.generation.load(Ordering::SeqCst) == generation;
     let models_dir = catalog::models_dir().display().to_string();
     let off = |why: Option<evident_core::problem::Problem>| EmbeddingStatus {
-        message: why.as_ref().map(|w| w.text(evident_core::message::Lang::En)),
+        message: why
+            .as_ref()
+            .map(|w| w.text(evident_core::message::Lang::En)),
         why,
         builtin_settings: Some(settings.clone()),
         models_dir: Some(models_dir.clone()),
@@ -277,7 +279,10 @@ fn use_builtin(app: &AppHandle, settings: BuiltinSettings, generation: u64) {
         models_dir: Some(models_dir),
         builtin_settings: Some(settings.clone()),
         // A chosen file that cannot be used is said, even when another model is used.
-        message: chosen_problem,
+        message: chosen_problem
+            .as_ref()
+            .map(|w| w.text(evident_core::message::Lang::En)),
+        why: chosen_problem,
         ..Default::default()
     };
     *embedding

@@ -513,7 +513,35 @@ detail: string, } } | { "code": "pdf_no_pages" } | { "code": "pdf_no_unicode" } 
 /**
  * Pages.
  */
-pages: number, } } | { "code": "pdf_no_text", "params": { 
+pages: number, } } | { "code": "pages_textless", "params": { 
+/**
+ * The pages, as ranges (`2–4, 7`).
+ */
+pages: string, 
+/**
+ * How many.
+ */
+count: number, } } | { "code": "pages_unreadable", "params": { 
+/**
+ * The pages, as ranges (`2–4, 7`).
+ */
+pages: string, 
+/**
+ * How many.
+ */
+count: number, } } | { "code": "page_unread", "params": { 
+/**
+ * The page.
+ */
+page: number, 
+/**
+ * What the decoder said.
+ */
+detail: string, } } | { "code": "form_loop", "params": { 
+/**
+ * The page.
+ */
+page: number, } } | { "code": "pdf_no_text", "params": { 
 /**
  * The page warnings, in English.
  */
@@ -541,7 +569,15 @@ path: string,
 /**
  * Why, in English.
  */
-detail: string, } } | { "code": "other", "params": { 
+detail: string, } } | { "code": "not_embedding_model", "params": { 
+/**
+ * The model file.
+ */
+path: string, 
+/**
+ * llama.cpp's architecture name for it.
+ */
+architecture: string, } } | { "code": "other", "params": { 
 /**
  * What happened.
  */
@@ -1268,9 +1304,13 @@ chunks: number,
  */
 replaced: boolean, 
 /**
- * Non-fatal problems (pages without text, repairs).
+ * Non-fatal problems (pages without text, repairs), in English words.
  */
-warnings: Array<string>, } | { "status": "unchanged", 
+warnings: Array<string>, 
+/**
+ * The same as codes, for the user's language.
+ */
+warned: Array<Problem>, } | { "status": "unchanged", 
 /**
  * The document's id.
  */
@@ -1313,9 +1353,13 @@ chunks: number,
  */
 replaced: boolean, 
 /**
- * Non-fatal problems (pages without text, repairs).
+ * Non-fatal problems (pages without text, repairs), in English words.
  */
-warnings: Array<string>, } | { "status": "unchanged", 
+warnings: Array<string>, 
+/**
+ * The same as codes, for the user's language.
+ */
+warned: Array<Problem>, } | { "status": "unchanged", 
 /**
  * The document's id.
  */

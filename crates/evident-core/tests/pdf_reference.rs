@@ -69,25 +69,19 @@ fn content_similarity(a: &str, b: &str) -> f32 {
 }
 
 fn flagged(doc: &evident_core::extract::Extracted, page: u32) -> bool {
-    // Warnings name pages as "page 3" or "pages 2–22, 25".
-    doc.warnings
-        .iter()
-        .filter(|w| clean::is_unreadable_warning(w))
-        .any(|w| {
-            let list = w.split_once(' ').map_or("", |(_, rest)| rest);
-            list.split(' ')
-                .take_while(|t| t.chars().next().is_some_and(|c| c.is_ascii_digit()))
-                .any(|t| {
-                    let t = t.trim_end_matches(',');
-                    match t.split_once('–') {
-                        Some((a, b)) => {
-                            a.parse::<u32>().is_ok_and(|a| a <= page)
-                                && b.parse::<u32>().is_ok_and(|b| page <= b)
-                        }
-                        None => t.parse::<u32>() == Ok(page),
-                    }
-                })
-        })
+    // Unreadable pages are listed as ranges: "3" or "2–22, 25".
+    doc.warnings.iter().any(|w| match w {
+        evident_core::problem::Problem::PagesUnreadable { pages, .. } => {
+            pages.split(", ").any(|t| match t.split_once('–') {
+                Some((a, b)) => {
+                    a.parse::<u32>().is_ok_and(|a| a <= page)
+                        && b.parse::<u32>().is_ok_and(|b| page <= b)
+                }
+                None => t.parse::<u32>() == Ok(page),
+            })
+        }
+        _ => false,
+    })
 }
 
 #[test]

@@ -51,9 +51,9 @@ impl PdfReader {
         let page_count = raw.pages.len();
         let doc = clean::assemble(raw, &file_title(path));
         if doc.text.trim().is_empty() {
-            let why = if doc.warnings.iter().any(|w| clean::is_unreadable_warning(w)) {
+            let why = if doc.warnings.iter().any(clean::is_unreadable_warning) {
                 Problem::PdfNoUnicode
-            } else if doc.warnings.iter().all(|w| clean::is_textless_warning(w)) {
+            } else if doc.warnings.iter().all(clean::is_textless_warning) {
                 Problem::PdfScanned { pages: page_count }
             } else {
                 Problem::PdfNoText {
