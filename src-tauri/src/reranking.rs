@@ -136,9 +136,10 @@ pub fn check_server(settings: &ServerSettings) -> ServerCheck {
 pub fn save(app: &AppHandle, settings: Option<ServerSettings>) -> CommandResult<()> {
     let state = app.state::<AppState>();
     let path = Settings::path_for(&state.db_path);
-    let mut all = Settings::load(&path)?;
-    all.rerank = settings.clone();
-    all.save(&path)?;
+    Settings::update(&path, |all| {
+        all.rerank = settings.clone();
+        Ok(())
+    })?;
     state.rerank.apply(settings.as_ref());
     Ok(())
 }

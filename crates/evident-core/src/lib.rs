@@ -63,6 +63,7 @@ pub mod sync;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod text;
+pub mod user_file;
 pub mod userdata;
 pub mod watch;
 

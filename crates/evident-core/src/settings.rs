@@ -4,9 +4,9 @@
 //!
 //! They live in their own file, not in the database, because the database is a cache
 //! that a rebuild replaces; the user's choices must survive that. The file may hold an
-//! API key, so it is written with owner-only permissions, atomically (a temporary file
-//! renamed into place), and the key never leaves this module except as a
-//! [`SecretString`] in a [`ServerConfig`].
+//! API key, so it is written with owner-only permissions, atomically and one writer at
+//! a time ([`crate::user_file`]; change it with [`Settings::update`]), and the key
+//! never leaves this module except as a [`SecretString`] in a [`ServerConfig`].
 
 use std::path::{Path, PathBuf};
 
@@ -176,34 +176,69 @@ impl Settings {
         }
     }
 
-    /// Writes the settings atomically, readable by the owner only.
+    /// Writes the settings atomically, readable by the owner only, while holding the
+    /// file's lock ([`crate::user_file`]). To change what is there, use [`Self::update`].
     pub fn save(&self, path: &Path) -> Result<()> {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-        }
-        let tmp = path.with_extension("json.tmp");
+        crate::user_file::locked(path, || self.write(path))
+    }
+
+    fn write(&self, path: &Path) -> Result<()> {
         let text = serde_json::to_string_pretty(self)?;
-        {
-            use std::io::Write;
-            let mut options = std::fs::OpenOptions::new();
-            options.write(true).create(true).truncate(true);
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::OpenOptionsExt;
-                options.mode(0o600);
-            }
-            let mut file = options.open(&tmp).map_err(|e| Error::io(&tmp, e))?;
-            file.write_all(text.as_bytes())
-                .and_then(|()| file.sync_all())
-                .map_err(|e| Error::io(&tmp, e))?;
-        }
-        std::fs::rename(&tmp, path).map_err(|e| Error::io(path, e))
+        crate::user_file::write(path, text.as_bytes(), true)
+    }
+
+    /// Reads the settings at `path`, lets `change` change them and writes them back,
+    /// with no other writer in between (the CLI, another command of the app): no change
+    /// is lost to a concurrent one. Nothing is written when `change` fails.
+    pub fn update<T>(path: &Path, change: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        crate::user_file::locked(path, || {
+            let mut settings = Self::load(path)?;
+            let out = change(&mut settings)?;
+            settings.write(path)?;
+            Ok(out)
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Eight writers each add one, 25 times, to a number kept in the file: every
+    /// read-modify-write must see the one before it, or the total comes out short.
+    #[test]
+    fn concurrent_updates_lose_nothing_and_the_file_is_always_whole() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let path = dir.path().join(FILE_NAME);
+        let count = |s: &Settings| {
+            s.generation
+                .as_ref()
+                .and_then(|g| g.model.parse::<u32>().ok())
+                .unwrap_or(0)
+        };
+        std::thread::scope(|scope| {
+            for _ in 0..8 {
+                scope.spawn(|| {
+                    for _ in 0..25 {
+                        Settings::update(&path, |s| {
+                            let next = count(s) + 1;
+                            s.generation = Some(ServerSettings::updated(
+                                None,
+                                "http://127.0.0.1:1/v1",
+                                &next.to_string(),
+                                None,
+                            ));
+                            Ok(())
+                        })
+                        .expect("update");
+                        // A reader in between always finds a whole file.
+                        Settings::load(&path).expect("a whole file");
+                    }
+                });
+            }
+        });
+        assert_eq!(count(&Settings::load(&path).expect("load")), 200);
+    }
 
     #[test]
     fn a_key_stays_with_its_url() {

@@ -58,6 +58,17 @@ impl Aliases {
         Self::parse(BUILTIN).0
     }
 
+    /// The built-in synonyms but the lines in `left_out` (as written in the list), to
+    /// measure what each line adds (`evident eval --synonyms-without`).
+    pub fn builtin_except(left_out: &[String]) -> Self {
+        let kept: String = BUILTIN
+            .lines()
+            .filter(|l| !left_out.iter().any(|x| x.trim() == l.trim()))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        Self::parse(&kept).0
+    }
+
     /// The built-in synonyms with `extra` lines in the same format added.
     pub fn builtin_with(extra: &str) -> Self {
         let mut all = Self::builtin();
@@ -116,6 +127,14 @@ impl Aliases {
             }
             None => Ok((Self::default(), vec![])),
         }
+    }
+
+    /// Saves `text` as the alias file at `path`: atomically and one writer at a time
+    /// ([`crate::user_file`]), so a crash or a second writer never leaves half a table.
+    pub fn save(path: &Path, text: &str) -> Result<()> {
+        crate::user_file::locked(path, || {
+            crate::user_file::write(path, text.as_bytes(), false)
+        })
     }
 
     /// The alias file that belongs to the database at `db`.
