@@ -43,6 +43,10 @@ pub struct ServerError {
     pub detail: String,
     /// The server's base URL.
     pub url: String,
+    /// Set when the server was not asked at all: seconds since it last failed like
+    /// this (it is checked again in the background; see `model::breaker`).
+    #[serde(default)]
+    pub remembered: Option<u64>,
 }
 
 impl ServerError {
@@ -53,6 +57,7 @@ impl ServerError {
             status: None,
             detail: detail.into(),
             url: url.to_owned(),
+            remembered: None,
         }
     }
 
@@ -100,11 +105,17 @@ impl ServerError {
             ServerErrorKind::Cancelled => "the answer was stopped".to_owned(),
         };
         let status = self.status.map(|s| format!("HTTP {s}")).unwrap_or_default();
-        match (status.is_empty(), self.detail.is_empty()) {
+        let said = match (status.is_empty(), self.detail.is_empty()) {
             (true, true) => what,
             (true, false) => format!("{what} ({})", self.detail),
             (false, true) => format!("{what} ({status})"),
             (false, false) => format!("{what} ({status}: {})", self.detail),
+        };
+        match self.remembered {
+            Some(secs) => format!(
+                "{said}; not asked again for {secs} s: it is checked again in the background"
+            ),
+            None => said,
         }
     }
 }

@@ -13,6 +13,7 @@
 //! finite and not all zero, and a model is known by what it computes (its
 //! [`ModelIdentity`] includes the vector of a fixed probe text), not by its name.
 
+mod breaker;
 pub mod builtin;
 pub mod chat;
 mod error;

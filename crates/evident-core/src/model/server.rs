@@ -85,6 +85,10 @@ pub struct ModelServer {
     /// Whether `/v1/models` has listed the model (checked once, before the first rerank).
     model_listed: AtomicBool,
     rerank_timeout: Duration,
+    /// Whether the server is known to be down (then requests fail at once).
+    breaker: super::breaker::Breaker,
+    /// Time for a short request ([`SHORT_TIMEOUT`]; tests use a shorter one).
+    short_timeout: Duration,
 }
 
 impl std::fmt::Debug for ModelServer {
@@ -168,7 +172,16 @@ impl ModelServer {
             family,
             model_listed: AtomicBool::new(false),
             rerank_timeout: super::rerank::RERANK_TIMEOUT,
+            breaker: Default::default(),
+            short_timeout: SHORT_TIMEOUT,
         })
+    }
+
+    /// The same client with another [`SHORT_TIMEOUT`] (tests of a hung server use a
+    /// short one).
+    pub fn with_short_timeout(mut self, short: Duration) -> Self {
+        self.short_timeout = short;
+        self
     }
 
     /// The same client with another [`STALL_TIMEOUT`] (tests use a short one).
@@ -193,6 +206,9 @@ impl ModelServer {
             family: self.family,
             model_listed: AtomicBool::new(self.model_listed.load(Ordering::Relaxed)),
             rerank_timeout: self.rerank_timeout,
+            // The same server: what one handle learns of it being down, the other knows.
+            breaker: self.breaker.clone(),
+            short_timeout: self.short_timeout,
         }
     }
 
@@ -269,7 +285,26 @@ impl ModelServer {
     /// [`Self::send`]; with `retry_timeouts` false, a request that timed out is not
     /// sent again (a reranker that took its whole time once will take it again, and the
     /// user is waiting).
+    ///
+    /// A server known to be down is not asked at all ([`super::breaker`]): the
+    /// remembered failure comes back at once.
     fn send_retrying(
+        &self,
+        make: impl Fn() -> RequestBuilder,
+        retry_timeouts: bool,
+    ) -> std::result::Result<Response, ServerError> {
+        self.breaker.check()?;
+        let result = self.send_attempts(make, retry_timeouts);
+        let client = self.client.clone();
+        let models = self.endpoint("models");
+        let timeout = self.short_timeout;
+        self.breaker.record(&result, move || {
+            client.get(&models).timeout(timeout).send().is_ok()
+        });
+        result
+    }
+
+    fn send_attempts(
         &self,
         make: impl Fn() -> RequestBuilder,
         retry_timeouts: bool,
@@ -345,7 +380,7 @@ impl ModelServer {
     /// The models the server lists (`GET /v1/models`).
     pub fn models(&self) -> std::result::Result<Vec<String>, ServerError> {
         let url = self.endpoint("models");
-        let response = self.send(|| self.client.get(&url).timeout(SHORT_TIMEOUT))?;
+        let response = self.send(|| self.client.get(&url).timeout(self.short_timeout))?;
         let list: ModelList = response
             .json()
             .map_err(|e| self.error(ServerErrorKind::BadReply, format!("model list: {e}")))?;
@@ -394,7 +429,7 @@ impl ModelServer {
             "input_type": kind.as_str(),
         });
         let timeout = if texts.len() <= 2 {
-            SHORT_TIMEOUT
+            self.short_timeout
         } else {
             BATCH_TIMEOUT
         };
@@ -468,11 +503,14 @@ impl Embedder for ModelServer {
     }
 
     fn identity(&self) -> Result<ModelIdentity> {
-        let mut cached = self
+        // The lock is never held across the network: a slow server must not make
+        // another thread wait for this one's probe.
+        if let Some(id) = self
             .identity
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(id) = cached.as_ref() {
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .as_ref()
+        {
             return Ok(id.clone());
         }
         if self.config.model.trim().is_empty() {
@@ -492,7 +530,10 @@ impl Embedder for ModelServer {
             probe,
             prompt: self.family.key(),
         };
-        *cached = Some(id.clone());
+        *self
+            .identity
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(id.clone());
         Ok(id)
     }
 
