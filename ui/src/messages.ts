@@ -123,8 +123,8 @@ export function say(m: Message): string {
         : `your documents are not embedded with ${m.params.model} yet; keyword search only until they are`;
     case "partly_embedded":
       return zh
-        ? `${m.params.total} 个段落中已有 ${m.params.embedded} 个用 ${m.params.model} 生成向量；完成前仅使用关键词检索`
-        : `${m.params.embedded} of ${m.params.total} passages are embedded with ${m.params.model}; keyword search only until the rest are`;
+        ? `${m.params.total} 个段落中已有 ${m.params.embedded} 个用 ${m.params.model} 生成向量；其余 ${m.params.total - m.params.embedded} 个在生成向量前仅按关键词检索`
+        : `${m.params.embedded} of ${m.params.total} passages are embedded with ${m.params.model}; the other ${m.params.total - m.params.embedded} are found by keywords only until they are`;
     case "server_unusable":
       return zh ? `嵌入模型不可用（${detail(m.params)}），仅使用关键词检索` : `${m.params.detail}; keyword search only`;
     case "rerank_unusable":

@@ -234,7 +234,8 @@ pub enum Message {
         /// The model.
         model: String,
     },
-    /// Only some passages are embedded with the model so far.
+    /// Only some passages are embedded with the model so far: meaning search covers
+    /// those, keywords the rest.
     PartlyEmbedded {
         /// Passages embedded.
         embedded: usize,
@@ -507,14 +508,16 @@ impl Message {
                 total,
                 model,
             } if zh => format!(
-                "{total} 个段落中已有 {embedded} 个用 {model} 生成向量；完成前仅使用关键词检索"
+                "{total} 个段落中已有 {embedded} 个用 {model} 生成向量；其余 {} 个在生成向量前仅按关键词检索",
+                total.saturating_sub(*embedded)
             ),
             M::PartlyEmbedded {
                 embedded,
                 total,
                 model,
             } => format!(
-                "{embedded} of {total} passages are embedded with {model}; keyword search only until the rest are"
+                "{embedded} of {total} passages are embedded with {model}; the other {} are found by keywords only until they are",
+                total.saturating_sub(*embedded)
             ),
             M::ServerUnusable { detail, why } if zh => {
                 let detail = said(detail, why.as_ref(), lang);

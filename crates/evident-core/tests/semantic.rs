@@ -229,6 +229,145 @@ fn a_server_down_during_import_delays_embedding_and_nothing_else() {
 }
 
 #[test]
+fn a_file_not_embedded_yet_is_found_by_keywords_while_the_rest_keep_meaning_search() {
+    let e5 = E5Server::start();
+    let model = server(&e5.url, E5_MODEL);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (mut store, _) = imported(&dir, Some(Semantic(model.clone() as Arc<dyn Embedder>)));
+    // A policy saved into a watched folder a moment ago: imported, not embedded yet.
+    let fresh = dir.path().join("门禁管理规定.md");
+    std::fs::write(
+        &fresh,
+        "# 门禁管理规定\n\n第一条 访客须在前台登记身份证件，由接待人员全程陪同。\n\n\
+         第二条 员工门禁卡遗失的，应当在二十四小时内向行政部报失。\n",
+    )
+    .expect("write");
+    evident_core::import::Importer::new(
+        evident_core::import::ImportOptions::sandboxed().expect("pdf reader"),
+    )
+    .run(&mut store, &[fresh], &mut |_| {})
+    .expect("imported without embedding");
+
+    // Meaning search still runs, over the passages that have vectors, and says how
+    // many are found by keywords only.
+    let q = "门禁卡丢了要在多久内报失？";
+    let result = search(&store, q, &Aliases::builtin(), &options(&model)).expect("search runs");
+    assert_eq!(result.retrieval.used, "hybrid", "{:?}", result.retrieval);
+    let Some(evident_core::message::Message::PartlyEmbedded {
+        embedded, total, ..
+    }) = &result.retrieval.note_code
+    else {
+        panic!(
+            "the note says some passages are not embedded: {:?}",
+            result.retrieval
+        );
+    };
+    let chunks = store.chunk_count().expect("count") as usize;
+    assert!(
+        *embedded > 0 && *embedded < *total && *total == chunks,
+        "{embedded}/{total} of {chunks}"
+    );
+    assert!(
+        result
+            .retrieval
+            .note
+            .as_deref()
+            .is_some_and(|n| n.contains("found by keywords only")),
+        "{:?}",
+        result.retrieval.note
+    );
+    // The new policy's clause is found by its keywords, with no vector rank of its own.
+    let top = &result.passages[0];
+    assert!(
+        top.text.contains("二十四小时内向行政部报失"),
+        "{:?}",
+        top.text
+    );
+    assert!(
+        top.why.keyword.is_some() && top.why.passage_vector.is_none(),
+        "{:?}",
+        top.why
+    );
+
+    // An everyday question about an embedded policy still ranks by meaning.
+    let q = "我花了三万块招待客户，这笔钱要谁批准才能报？";
+    let result = search(&store, q, &Aliases::builtin(), &options(&model)).expect("search runs");
+    let top = &result.passages[0];
+    assert!(top.text.contains("分管副总经理审批"), "{:?}", top.text);
+    assert!(top.why.passage_vector.is_some(), "{:?}", top.why);
+}
+
+/// A server that stops answering: the first question waits for its timeouts, the next
+/// ones do not ask it at all (keyword search at once, saying why), and once it answers
+/// the background check again, meaning search is back without anyone restarting it.
+#[test]
+fn a_hung_server_is_asked_once_then_remembered_until_it_answers_again() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+    let hung = Arc::new(AtomicBool::new(false));
+    let hanging = hung.clone();
+    let scripted = ScriptedServer::start(move |request, _| {
+        if hanging.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(1500));
+        }
+        if request.line.contains("/models") {
+            (200, models_reply(&["m"]))
+        } else {
+            let vector = |i: usize| (0..8).map(|d| ((i + d) % 5) as f32 + 0.5).collect();
+            (200, embeddings_reply(request, vector))
+        }
+    });
+    let model = Arc::new(
+        ModelServer::new(ServerConfig {
+            base_url: scripted.url.clone(),
+            model: "m".into(),
+            api_key: None,
+            prompt: Some(PromptFamily::None),
+        })
+        .expect("a usable address")
+        .with_short_timeout(Duration::from_millis(400)),
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (store, _) = imported(&dir, Some(Semantic(model.clone() as Arc<dyn Embedder>)));
+    let q = "单笔报销超过多少需要分管副总审批？";
+    let first = search(&store, q, &Aliases::builtin(), &options(&model)).expect("runs");
+    assert_eq!(first.retrieval.used, "hybrid", "{:?}", first.retrieval);
+
+    hung.store(true, Ordering::SeqCst);
+    let slow = search(&store, q, &Aliases::builtin(), &options(&model)).expect("runs");
+    assert_eq!(slow.retrieval.used, "keyword");
+    let note = slow.retrieval.note.clone().unwrap_or_default();
+    assert!(note.contains("did not answer in time"), "{note}");
+    let asked = scripted.count();
+
+    // The next questions do not ask the server: the failure is remembered.
+    for _ in 0..3 {
+        let fast = search(&store, q, &Aliases::builtin(), &options(&model)).expect("runs");
+        assert_eq!(fast.retrieval.used, "keyword");
+        let note = fast.retrieval.note.clone().unwrap_or_default();
+        assert!(note.contains("not asked again"), "{note}");
+        assert_eq!(fast.status, Outcome::Answered, "keywords still answer it");
+    }
+    assert!(
+        scripted.count() <= asked + 1,
+        "at most the background check reached the server ({} requests, {asked} before)",
+        scripted.count()
+    );
+
+    // The server answers again: the background check notices, meaning search returns.
+    hung.store(false, Ordering::SeqCst);
+    let started = Instant::now();
+    let back = loop {
+        let r = search(&store, q, &Aliases::builtin(), &options(&model)).expect("runs");
+        if r.retrieval.used == "hybrid" || started.elapsed() > Duration::from_secs(40) {
+            break r;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert_eq!(back.retrieval.used, "hybrid", "{:?}", back.retrieval);
+}
+
+#[test]
 fn no_server_means_keyword_search_that_says_so() {
     let dir = tempfile::tempdir().expect("temp dir");
     let (store, summary) = imported(&dir, None);

@@ -36,14 +36,17 @@ pub struct Ready {
     pub matrix: std::sync::Arc<PassageMatrix>,
     /// Milliseconds the server took for the question's vector.
     pub embed_ms: f64,
+    /// Passages without a vector of this model yet: ranked by keywords alone.
+    pub missing: usize,
 }
 
 /// Why the vector side is not used for a search, in words for the user.
 pub type Unavailable = crate::message::Message;
 
 /// Gets the vector side ready: the server's model must be the one the passages were
-/// embedded with, and every passage must have its vector (else, until embedding has
-/// caught up, search stays keyword-only and says why).
+/// embedded with, and at least one passage must have its vector. Passages not embedded
+/// yet (a file saved a moment ago in a watched folder) are still found by their keywords;
+/// [`Ready::missing`] says how many there are, so the answer can say so.
 pub fn prepare(
     store: &Store,
     embedder: &dyn Embedder,
@@ -64,14 +67,12 @@ pub fn prepare(
         }));
     };
     let matrix = store.passage_matrix(model_id, identity.dim, embedder.first_pass_dims())?;
-    if matrix.missing > 0 {
-        let total = matrix.missing + matrix.chunk_ids.len();
-        return Ok(Err(Message::PartlyEmbedded {
-            embedded: matrix.chunk_ids.len(),
-            total,
+    if matrix.chunk_ids.is_empty() {
+        return Ok(Err(Message::NotEmbedded {
             model: identity.name,
         }));
     }
+    let missing = matrix.missing;
     let started = std::time::Instant::now();
     let vector = match embedder.embed(&[Text::from(question)], InputKind::Query) {
         Ok(mut v) if v.len() == 1 => v.remove(0),
@@ -93,6 +94,7 @@ pub fn prepare(
         question: vector,
         matrix,
         embed_ms: started.elapsed().as_secs_f64() * 1e3,
+        missing,
     }))
 }
 

@@ -117,8 +117,16 @@ pub fn fuse(
                 sentence_cosine: sentence_cosines[i],
                 rerank: None,
                 fused: part(KEYWORD_WEIGHT, c.keyword)
-                    + part(PASSAGE_VECTOR_WEIGHT, passage_places[i])
-                    + part(SENTENCE_VECTOR_WEIGHT, sentence_places[i]),
+                    + if c.cosine.is_none() && c.keyword.is_some() {
+                        // Not embedded yet (a file saved a moment ago): its keyword
+                        // place stands in for the vector places it cannot have, so it
+                        // competes with embedded passages instead of trailing them all.
+                        part(PASSAGE_VECTOR_WEIGHT, c.keyword)
+                            + part(SENTENCE_VECTOR_WEIGHT, c.keyword)
+                    } else {
+                        part(PASSAGE_VECTOR_WEIGHT, passage_places[i])
+                            + part(SENTENCE_VECTOR_WEIGHT, sentence_places[i])
+                    },
             },
             vector_sentence: best_sentences[i].map(|b| b.0),
         })
@@ -189,5 +197,27 @@ mod tests {
             "best first"
         );
         assert!(fused.iter().all(|f| f.ranks.sentence_vector.is_none()));
+    }
+
+    #[test]
+    fn a_passage_without_a_vector_competes_by_its_keyword_place() {
+        let candidates = [
+            Candidate {
+                chunk_id: 1,
+                keyword: Some(1),
+                cosine: None,
+            },
+            Candidate {
+                chunk_id: 2,
+                keyword: Some(2),
+                cosine: Some(0.9),
+            },
+        ];
+        let fused = fuse(&candidates, &HashMap::new(), &[], 0);
+        assert_eq!(
+            fused[0].chunk_id, 1,
+            "first by keywords, not last for lack of a vector"
+        );
+        assert!(fused[0].ranks.passage_vector.is_none());
     }
 }

@@ -386,6 +386,15 @@ pub fn search(
             .into();
             info.model = Some(ready.model.clone());
             info.embed_ms = ready.embed_ms;
+            if ready.missing > 0 {
+                let note = Message::PartlyEmbedded {
+                    embedded: ready.matrix.chunk_ids.len(),
+                    total: ready.matrix.chunk_ids.len() + ready.missing,
+                    model: ready.model.clone(),
+                };
+                info.note = Some(note.text(Lang::En));
+                info.note_code = Some(note);
+            }
             let keyword = if options.mode == RetrievalMode::Dense {
                 Vec::new()
             } else {
