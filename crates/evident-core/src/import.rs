@@ -84,6 +84,7 @@ pub enum Outcome {
     /// Same content as another indexed document; not indexed twice.
     Duplicate {
         /// The document it duplicates.
+        #[serde(serialize_with = "crate::paths::serialize_lossy")]
         of: PathBuf,
     },
     /// Not a format Evident reads.
@@ -140,6 +141,7 @@ impl Outcome {
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct FileReport {
     /// The file (canonical when it could be resolved).
+    #[serde(serialize_with = "crate::paths::serialize_lossy")]
     pub path: PathBuf,
     /// Bytes read.
     pub bytes: u64,
@@ -580,6 +582,7 @@ pub struct RebuildReport {
     /// False when the old database was too damaged to list its documents.
     pub sources_recovered: bool,
     /// Where a damaged database was moved to.
+    #[serde(serialize_with = "crate::paths::serialize_lossy_opt")]
     pub broken_copy: Option<PathBuf>,
     /// The import of the sources into the fresh database.
     pub summary: ImportSummary,
@@ -638,13 +641,15 @@ fn salvage_sources(db: &Path) -> Option<Vec<PathBuf>> {
     let conn =
         rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
             .ok()?;
+    // A database from before raw paths were kept has no `path_raw`.
     let mut stmt = conn
-        .prepare("SELECT path FROM documents ORDER BY path")
+        .prepare("SELECT path, path_raw FROM documents ORDER BY path")
+        .or_else(|_| conn.prepare("SELECT path, NULL FROM documents ORDER BY path"))
         .ok()?;
-    let rows = stmt.query_map([], |r| r.get::<_, String>(0)).ok()?;
-    rows.map(|r| r.map(PathBuf::from))
-        .collect::<rusqlite::Result<Vec<_>>>()
-        .ok()
+    let rows = stmt
+        .query_map([], |r| Ok(crate::paths::from_columns(r.get(0)?, r.get(1)?)))
+        .ok()?;
+    rows.collect::<rusqlite::Result<Vec<_>>>().ok()
 }
 
 fn remove_db_files(db: &Path) -> Result<()> {

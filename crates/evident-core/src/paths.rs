@@ -4,7 +4,7 @@
 //! The folder name equals the desktop app's bundle identifier, which is what Tauri uses
 //! for its app data directory.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Bundle identifier of the desktop app; also the name of the data folder.
 pub const APP_IDENTIFIER: &str = "app.evident.desktop";
@@ -24,5 +24,92 @@ pub fn default_db_path() -> PathBuf {
     match std::env::var_os(DB_ENV) {
         Some(p) if !p.is_empty() => PathBuf::from(p),
         _ => data_dir().join("evident.sqlite3"),
+    }
+}
+
+/// A file path as the database keeps it: its text, and, only when the path is not valid
+/// UTF-8 (a GBK name unpacked from a Windows zip, say), its exact bytes. The text alone
+/// would be lossy: a sync would then take the file for renamed on every pass, and the
+/// file could not be opened again.
+pub fn to_columns(path: &Path) -> (String, Option<Vec<u8>>) {
+    match path.to_str() {
+        Some(text) => (text.to_owned(), None),
+        None => (path.to_string_lossy().into_owned(), raw_bytes(path)),
+    }
+}
+
+/// The path [`to_columns`] stored.
+pub fn from_columns(text: String, raw: Option<Vec<u8>>) -> PathBuf {
+    match raw {
+        Some(bytes) => from_raw_bytes(bytes).unwrap_or_else(|| PathBuf::from(text)),
+        None => PathBuf::from(text),
+    }
+}
+
+#[cfg(unix)]
+fn raw_bytes(path: &Path) -> Option<Vec<u8>> {
+    use std::os::unix::ffi::OsStrExt;
+    Some(path.as_os_str().as_bytes().to_vec())
+}
+
+#[cfg(not(unix))]
+fn raw_bytes(_path: &Path) -> Option<Vec<u8>> {
+    None
+}
+
+#[cfg(unix)]
+fn from_raw_bytes(bytes: Vec<u8>) -> Option<PathBuf> {
+    use std::os::unix::ffi::OsStringExt;
+    Some(PathBuf::from(std::ffi::OsString::from_vec(bytes)))
+}
+
+#[cfg(not(unix))]
+fn from_raw_bytes(_bytes: Vec<u8>) -> Option<PathBuf> {
+    None
+}
+
+/// Serialises a path as text, lossily where it is not UTF-8 (for the window and JSON
+/// output, which show it; the database keeps the exact path).
+pub fn serialize_lossy<S: serde::Serializer>(path: &Path, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&path.to_string_lossy())
+}
+
+/// [`serialize_lossy`] for an optional path.
+pub fn serialize_lossy_opt<S: serde::Serializer>(
+    path: &Option<PathBuf>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match path {
+        Some(p) => s.serialize_some(&p.to_string_lossy()),
+        None => s.serialize_none(),
+    }
+}
+
+/// [`serialize_lossy`] for a list of paths.
+pub fn serialize_lossy_vec<S: serde::Serializer>(
+    paths: &[PathBuf],
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.collect_seq(paths.iter().map(|p| p.to_string_lossy()))
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_that_is_not_utf8_keeps_its_bytes_and_shows_lossily() {
+        use std::os::unix::ffi::OsStrExt;
+        // 员工手册.md in GBK.
+        let name: &[u8] = b"/docs/\xd4\xb1\xb9\xa4\xca\xd6\xb2\xe1.md";
+        let path = Path::new(std::ffi::OsStr::from_bytes(name));
+        let (text, raw) = to_columns(path);
+        assert!(
+            text.starts_with("/docs/") && text.contains('\u{fffd}'),
+            "{text}"
+        );
+        assert_eq!(from_columns(text, raw), path);
+        let (text, raw) = to_columns(Path::new("/docs/员工手册.md"));
+        assert_eq!((text.as_str(), raw), ("/docs/员工手册.md", None));
     }
 }

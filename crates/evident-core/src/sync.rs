@@ -41,6 +41,7 @@ pub enum Change {
     /// A new file was imported.
     Added {
         /// The file.
+        #[serde(serialize_with = "crate::paths::serialize_lossy")]
         path: PathBuf,
         /// Its document.
         doc_id: i64,
@@ -48,6 +49,7 @@ pub enum Change {
     /// A changed file was imported again.
     Updated {
         /// The file.
+        #[serde(serialize_with = "crate::paths::serialize_lossy")]
         path: PathBuf,
         /// Its new document id.
         doc_id: i64,
@@ -55,8 +57,10 @@ pub enum Change {
     /// A file was renamed or moved; its document now points at the new path.
     Renamed {
         /// Where it was.
+        #[serde(serialize_with = "crate::paths::serialize_lossy")]
         from: PathBuf,
         /// Where it is.
+        #[serde(serialize_with = "crate::paths::serialize_lossy")]
         to: PathBuf,
         /// Its document.
         doc_id: i64,
@@ -64,18 +68,22 @@ pub enum Change {
     /// A file was deleted; its document left the index.
     Removed {
         /// The file it came from.
+        #[serde(serialize_with = "crate::paths::serialize_lossy")]
         path: PathBuf,
     },
     /// A new file holds the same text as another document; it is not indexed twice.
     Duplicate {
         /// The file.
+        #[serde(serialize_with = "crate::paths::serialize_lossy")]
         path: PathBuf,
         /// The file it duplicates.
+        #[serde(serialize_with = "crate::paths::serialize_lossy")]
         of: PathBuf,
     },
     /// A file could not be read.
     Failed {
         /// The file.
+        #[serde(serialize_with = "crate::paths::serialize_lossy")]
         path: PathBuf,
         /// Why, in English words a user understands.
         reason: String,
@@ -159,9 +167,11 @@ pub struct SyncReport {
     /// The same, counted.
     pub counts: ChangeCounts,
     /// Watched folders that are not there (their documents are kept, marked missing).
+    #[serde(serialize_with = "crate::paths::serialize_lossy_vec")]
     pub unreachable: Vec<PathBuf>,
     /// Files changed too recently to be read yet (see [`SETTLE`]): run another pass
     /// after a moment ([`Syncer::run_settled`] does).
+    #[serde(serialize_with = "crate::paths::serialize_lossy_vec")]
     pub pending: Vec<PathBuf>,
     /// Files looked at and found as indexed.
     #[cfg_attr(feature = "ts", ts(type = "number"))]

@@ -423,3 +423,59 @@ fn reading_the_watched_files_neither_counts_as_a_change_nor_ends_the_wait() {
         started.elapsed()
     );
 }
+
+/// A file whose name is not UTF-8 (GBK, as a Windows zip unpacks it) is stored by its
+/// exact bytes: the next pass finds it unchanged (not renamed), its file opens again
+/// from the record, and its record and passages still serialise, with the name shown
+/// lossily.
+#[cfg(unix)]
+#[test]
+fn a_file_name_that_is_not_utf8_is_kept_exactly_and_not_seen_as_renamed() {
+    use std::os::unix::ffi::OsStrExt;
+    let (_tmp, docs, mut store) = setup();
+    let roots = vec![docs.clone()];
+    let mut s = syncer();
+    // 员工手册.md in GBK.
+    let name = std::ffi::OsStr::from_bytes(b"\xd4\xb1\xb9\xa4\xca\xd6\xb2\xe1.md");
+    let path = docs.join(name);
+    assert!(path.to_str().is_none(), "the name is not UTF-8");
+    write(&path, "# 员工手册\n\n第五条 员工每年享有带薪年假十天。\n");
+    let first = pass(&mut s, &mut store, &roots);
+    assert_eq!(first.counts.added, 1, "{:?}", first.changes);
+    let again = pass(&mut s, &mut store, &roots);
+    assert!(
+        again.changes.is_empty(),
+        "nothing changed: {:?}",
+        again.changes
+    );
+    assert_eq!(again.unchanged, 1);
+
+    let docs_now = store.documents().expect("documents");
+    assert_eq!(docs_now.len(), 1);
+    assert_eq!(docs_now[0].path, path, "the exact path is kept");
+    assert!(
+        std::fs::read(&docs_now[0].path).is_ok(),
+        "the file opens from its record"
+    );
+    assert_eq!(
+        store.document_by_path(&path).expect("lookup").map(|d| d.id),
+        Some(docs_now[0].id)
+    );
+    let json = serde_json::to_string(&docs_now[0]).expect("a record with such a name serialises");
+    assert!(
+        json.contains("\u{fffd}") || json.contains("\\ufffd"),
+        "{json}"
+    );
+    let hits = evident_core::search::search(
+        &store,
+        "年假有几天？",
+        &evident_core::search::Aliases::builtin(),
+        &evident_core::search::SearchOptions::default(),
+    )
+    .expect("search");
+    assert_eq!(
+        hits.passages.first().map(|p| p.doc_path.clone()),
+        Some(path.clone())
+    );
+    serde_json::to_string(&hits).expect("results serialise");
+}

@@ -12,6 +12,7 @@ pub mod export;
 pub mod generated;
 pub mod pasted;
 pub mod prompt;
+pub mod relocate;
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -66,7 +67,8 @@ pub struct Source {
     pub chunk_id: i64,
     /// Document id.
     pub doc_id: i64,
-    /// Source file.
+    /// Source file (shown lossily where its name is not UTF-8).
+    #[serde(serialize_with = "crate::paths::serialize_lossy")]
     pub doc_path: PathBuf,
     /// Document title.
     pub title: String,

@@ -17,7 +17,8 @@ use crate::{Error, Result};
 pub struct DocumentRecord {
     /// Row id; stable until the document is removed or replaced.
     pub id: i64,
-    /// Canonical path of the source file.
+    /// Canonical path of the source file (exact; shown lossily where it is not UTF-8).
+    #[serde(serialize_with = "crate::paths::serialize_lossy")]
     pub path: PathBuf,
     /// Format.
     pub kind: DocumentKind,
@@ -154,14 +155,14 @@ impl NewDocument {
 const COLUMNS: &str =
     "d.id, d.path, d.kind, d.title, d.sha256, d.size_bytes, d.mtime, d.page_count,
     d.imported_at, d.status, d.warnings, d.chunker_version,
-    (SELECT count(*) FROM chunks c WHERE c.doc_id = d.id)";
+    (SELECT count(*) FROM chunks c WHERE c.doc_id = d.id), d.path_raw";
 
 fn record(row: &Row<'_>) -> rusqlite::Result<DocumentRecord> {
     let kind: String = row.get(2)?;
     let warnings: String = row.get(10)?;
     Ok(DocumentRecord {
         id: row.get(0)?,
-        path: PathBuf::from(row.get::<_, String>(1)?),
+        path: crate::paths::from_columns(row.get(1)?, row.get(13)?),
         kind: DocumentKind::parse(&kind).unwrap_or(DocumentKind::Text),
         title: row.get(3)?,
         sha256: row.get(4)?,
@@ -203,22 +204,37 @@ impl Store {
     pub fn document_paths(&self) -> Result<Vec<PathBuf>> {
         let mut stmt = self
             .conn
-            .prepare("SELECT path FROM documents ORDER BY path")?;
-        let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
-        Ok(rows
-            .map(|r| r.map(PathBuf::from))
-            .collect::<rusqlite::Result<_>>()?)
+            .prepare("SELECT path, path_raw FROM documents ORDER BY path")?;
+        let rows = stmt.query_map([], |r| Ok(crate::paths::from_columns(r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    /// The document imported from `path` (canonical), if any.
+    /// The document imported from `path` (canonical, byte for byte), if any.
     pub fn document_by_path(&self, path: &Path) -> Result<Option<DocumentRecord>> {
+        let (text, raw) = crate::paths::to_columns(path);
         Ok(self
             .conn
             .prepare_cached(&format!(
-                "SELECT {COLUMNS} FROM documents d WHERE d.path = ?1"
+                "SELECT {COLUMNS} FROM documents d WHERE d.path = ?1 AND d.path_raw IS ?2"
             ))?
-            .query_row([path.to_string_lossy()], record)
+            .query_row(params![text, raw], record)
             .optional()?)
+    }
+
+    /// The document whose path reads as `shown` (a path as the window or a stored
+    /// answer has it, lossy where the real one is not UTF-8), if exactly one does.
+    pub fn document_by_shown_path(&self, shown: &str) -> Result<Option<DocumentRecord>> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM documents d WHERE d.path = ?1"
+        ))?;
+        let found: Vec<DocumentRecord> = stmt
+            .query_map([shown], record)?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(if found.len() == 1 {
+            found.into_iter().next()
+        } else {
+            None
+        })
     }
 
     /// A document by id.
@@ -263,9 +279,10 @@ impl Store {
     /// Records that a document's file now lives at `path` (renamed or moved, same
     /// content): its chunks, vectors and citations stay as they are.
     pub fn move_document(&mut self, id: i64, path: &Path, mtime: Option<i64>) -> Result<bool> {
+        let (text, raw) = crate::paths::to_columns(path);
         let n = self.conn.execute(
-            "UPDATE documents SET path = ?2, mtime = ?3 WHERE id = ?1",
-            params![id, path.to_string_lossy(), mtime],
+            "UPDATE documents SET path = ?2, path_raw = ?3, mtime = ?4 WHERE id = ?1",
+            params![id, text, raw, mtime],
         )?;
         Ok(n > 0)
     }
@@ -420,13 +437,13 @@ fn insert_document(
     } else {
         "indexed_with_warnings"
     };
-    let path = source.path.to_string_lossy();
-    tx.prepare_cached("DELETE FROM documents WHERE path = ?1")?
-        .execute([&path])?;
+    let (path, path_raw) = crate::paths::to_columns(&source.path);
+    tx.prepare_cached("DELETE FROM documents WHERE path = ?1 AND path_raw IS ?2")?
+        .execute(params![&path, &path_raw])?;
     tx.prepare_cached(
         "INSERT INTO documents (path, kind, title, sha256, size_bytes, mtime, page_count,
-             imported_at, status, warnings, chunker_version)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+             imported_at, status, warnings, chunker_version, path_raw)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
     )?
     .execute(params![
         path,
@@ -440,6 +457,7 @@ fn insert_document(
         status,
         warnings_json,
         CHUNKER_VERSION,
+        path_raw,
     ])?;
     let doc_id = tx.last_insert_rowid();
     let mut page_stmt = tx.prepare_cached(

@@ -153,6 +153,11 @@ pub const MIGRATIONS: &[&str] = &[
     r#"
     ALTER TABLE embedding_models ADD COLUMN prompt TEXT NOT NULL DEFAULT '';
     "#,
+    // 7: the exact bytes of a source path that is not valid UTF-8 (`path` holds its
+    // text, lossily; see `paths::to_columns`). NULL for every UTF-8 path.
+    r#"
+    ALTER TABLE documents ADD COLUMN path_raw BLOB;
+    "#,
 ];
 
 /// The newest schema version this build understands.

@@ -72,6 +72,18 @@ pub struct Stats {
 impl Store {
     /// Opens (creating if needed) the database at `path`, checks it and migrates it.
     pub fn open(path: &Path) -> Result<Self> {
+        Self::open_checking(path, true)
+    }
+
+    /// [`Store::open`] without `PRAGMA quick_check`, which reads the whole file: for a
+    /// caller that opens the same file again and again (the app's sync thread, every
+    /// few seconds) and has checked it once already. A damaged page is still reported
+    /// when a query meets it.
+    pub fn open_checked_before(path: &Path) -> Result<Self> {
+        Self::open_checking(path, false)
+    }
+
+    fn open_checking(path: &Path, check: bool) -> Result<Self> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         }
@@ -96,7 +108,9 @@ impl Store {
         // no system call per page.
         conn.pragma_update(None, "mmap_size", 256i64 << 20)
             .map_err(corrupt)?;
-        quick_check(&conn, path)?;
+        if check {
+            quick_check(&conn, path)?;
+        }
         let mut store = Self {
             conn,
             path: path.to_owned(),
@@ -379,7 +393,7 @@ mod tests {
         );
         assert_eq!(count("PRAGMA foreign_keys"), 1, "foreign keys are back on");
         conn.execute(
-            "INSERT INTO documents VALUES (2, '/p/b.docx', 'docx', 'B', 'z', 1, 0, 1, 0, 'indexed', '[]', 1)",
+            "INSERT INTO documents VALUES (2, '/p/b.docx', 'docx', 'B', 'z', 1, 0, 1, 0, 'indexed', '[]', 1, NULL)",
             [],
         )
         .expect("Word documents are allowed");

@@ -24,7 +24,8 @@ pub struct StoredPassage {
     pub chunk_id: i64,
     /// Document id.
     pub doc_id: i64,
-    /// Source file.
+    /// Source file (exact; shown lossily where it is not UTF-8).
+    #[serde(serialize_with = "crate::paths::serialize_lossy")]
     pub doc_path: PathBuf,
     /// Document title.
     pub title: String,
@@ -49,16 +50,15 @@ pub struct StoredPassage {
 }
 
 const PASSAGE_COLUMNS: &str = "c.id, c.doc_id, d.path, d.title, d.kind, c.ordinal, c.heading_path,
-     c.page_start, c.page_end, c.char_start, c.char_end, c.token_count, c.text";
+     c.page_start, c.page_end, c.char_start, c.char_end, c.token_count, c.text, d.path_raw";
 
 fn passage_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredPassage> {
     let heading: String = r.get(6)?;
     let kind: String = r.get(4)?;
-    let path: String = r.get(2)?;
     Ok(StoredPassage {
         chunk_id: r.get(0)?,
         doc_id: r.get(1)?,
-        doc_path: PathBuf::from(path),
+        doc_path: crate::paths::from_columns(r.get(2)?, r.get(13)?),
         title: r.get(3)?,
         kind: DocumentKind::parse(&kind).unwrap_or(DocumentKind::Text),
         ordinal: r.get(5)?,
