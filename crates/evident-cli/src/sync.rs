@@ -103,7 +103,11 @@ pub fn watch_cmd(
     }
     let mut watcher = Watcher::new()?;
     for (path, reason) in watcher.set_paths(&roots.roots) {
-        eprintln!("note: {}: {reason}", path.display());
+        eprintln!(
+            "note: {}: {}",
+            path.display(),
+            reason.text(crate::output::lang())
+        );
     }
     // (files still settling, watched folders not there)
     let mut pass = |store: &mut Store, roots: &WatchList| -> anyhow::Result<(bool, bool)> {
@@ -137,7 +141,11 @@ pub fn watch_cmd(
                 (settling, missing) = pass(&mut store, &roots)?;
                 // Folders that came back are watched again, gone ones let go.
                 for (path, reason) in watcher.set_paths(&roots.roots) {
-                    eprintln!("note: {}: {reason}", path.display());
+                    eprintln!(
+                        "note: {}: {}",
+                        path.display(),
+                        reason.text(crate::output::lang())
+                    );
                 }
             }
             Wake::Closed => anyhow::bail!("the file watcher stopped"),

@@ -443,11 +443,15 @@ fn server_zh(e: &ServerError) -> String {
         ServerErrorKind::Cancelled => "回答已停止".into(),
     };
     let status = e.status.map(|s| format!("HTTP {s}")).unwrap_or_default();
-    match (status.is_empty(), e.detail.is_empty()) {
+    let said = match (status.is_empty(), e.detail.is_empty()) {
         (true, true) => what,
         (true, false) => format!("{what}（{}）", e.detail),
         (false, true) => format!("{what}（{status}）"),
         (false, false) => format!("{what}（{status}：{}）", e.detail),
+    };
+    match e.remembered {
+        Some(secs) => format!("{said}；{secs} 秒内未再询问，正在后台重新检查"),
+        None => said,
     }
 }
 

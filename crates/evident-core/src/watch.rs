@@ -62,7 +62,7 @@ impl Watcher {
     /// it again after each sync pass: folders that are not there are skipped until they
     /// come back. Paths that cannot be watched (no permission, out of inotify watches)
     /// are returned with the reason, and the rest are watched.
-    pub fn set_paths(&mut self, watched: &[PathBuf]) -> Vec<(PathBuf, String)> {
+    pub fn set_paths(&mut self, watched: &[PathBuf]) -> Vec<(PathBuf, crate::problem::Problem)> {
         let mut targets: Vec<(PathBuf, RecursiveMode)> = Vec::new();
         for path in watched {
             let target = if path.is_dir() {
@@ -93,7 +93,7 @@ impl Watcher {
             }
             match self.debouncer.watch(&target, mode) {
                 Ok(()) => self.watching.push(target),
-                Err(e) => failed.push((target, watch_error(e).to_string())),
+                Err(e) => failed.push((target, watch_problem(&e))),
             }
         }
         failed
@@ -156,13 +156,17 @@ fn watch_error(e: notify_debouncer_full::notify::Error) -> Error {
         .first()
         .cloned()
         .unwrap_or_else(|| Path::new("").to_owned());
-    let why = match e.kind {
+    Error::input(path, watch_problem(&e))
+}
+
+/// Why a folder cannot be watched, as a code.
+fn watch_problem(e: &notify_debouncer_full::notify::Error) -> crate::problem::Problem {
+    match e.kind {
         notify_debouncer_full::notify::ErrorKind::MaxFilesWatch => {
             crate::problem::Problem::WatchLimit
         }
         _ => crate::problem::Problem::WatchFailed {
             detail: e.to_string(),
         },
-    };
-    Error::input(path, why)
+    }
 }

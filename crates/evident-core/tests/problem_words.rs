@@ -144,6 +144,9 @@ fn examples() -> Vec<Problem> {
     out.push(Problem::Server(
         ServerError::new(ServerErrorKind::KeyRejected, url, "").with_status(401),
     ));
+    let mut remembered = ServerError::new(ServerErrorKind::TimedOut, url, "");
+    remembered.remembered = Some(12);
+    out.push(Problem::Server(remembered));
     out
 }
 
