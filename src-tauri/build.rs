@@ -34,6 +34,7 @@ const COMMANDS: &[&str] = &[
     "import_paths",
     "rebuild_index",
     "document_view",
+    "locate_source",
     "pdf_page",
     "open_source",
     "export_answer",

@@ -13,9 +13,10 @@ use crate::commands::{
 use crate::embedding::{BuiltinStatus, EmbeddingStatus, ServerCheck};
 use crate::error::CommandError;
 use crate::reranking::RerankStatus;
-use crate::syncing::LibrarySync;
+use crate::syncing::{LibrarySync, Unwatched};
 use evident_core::answer::context::Neighbour;
 use evident_core::answer::generated::Generation;
+use evident_core::answer::relocate::{Located, LocatedStatus};
 use evident_core::answer::{Answer, Checked, Context, Mode, Source, Status, Timings};
 use evident_core::embed::EmbedReport;
 use evident_core::extract::DocumentKind;
@@ -80,6 +81,8 @@ pub fn typescript() -> String {
         decl::<DocumentRecord>(&cfg),
         decl::<DocumentView>(&cfg),
         decl::<PageSpan>(&cfg),
+        decl::<Located>(&cfg),
+        decl::<LocatedStatus>(&cfg),
         decl::<PageImage>(&cfg),
         decl::<PageBox>(&cfg),
         decl::<LayoutNote>(&cfg),
@@ -107,6 +110,7 @@ pub fn typescript() -> String {
         decl::<BuiltinStatus>(&cfg),
         decl::<BuiltinSettings>(&cfg),
         decl::<LibrarySync>(&cfg),
+        decl::<Unwatched>(&cfg),
         decl::<Change>(&cfg),
         decl::<ChangeCounts>(&cfg),
         decl::<ServerCheck>(&cfg),

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use evident_core::answer::{self, Answer, AskOptions, Checked, export};
+use evident_core::answer::{self, Answer, AskOptions, Checked, Source, export};
 use evident_core::extract::DocumentKind;
 use evident_core::extract::layout::{
     DocumentLayout, LayoutUnavailable, docx_layout, markdown_layout,
@@ -149,22 +149,39 @@ fn blocking_error(e: impl std::fmt::Display) -> CommandError {
     CommandError::new("internal", format!("background work failed: {e}"))
 }
 
+/// Runs `f` with the app's state on a blocking thread. Every command that touches the
+/// disk, the database or the network goes through here (or its own blocking task): the
+/// async runtime has one worker per core, and a command blocking one (a `stat` on an
+/// unplugged network share, a first open that checks and migrates the database) would
+/// hold up every other command, *Stop* included.
+async fn blocking<T: Send + 'static>(
+    app: AppHandle,
+    f: impl FnOnce(&AppState) -> CommandResult<T> + Send + 'static,
+) -> CommandResult<T> {
+    tauri::async_runtime::spawn_blocking(move || f(&app.state::<AppState>()))
+        .await
+        .map_err(blocking_error)?
+}
+
 /// Database path, document count and default settings.
 #[tauri::command]
-pub async fn app_info(state: State<'_, AppState>) -> CommandResult<AppInfo> {
-    let (documents, mut notices) =
-        state.with_store(|s| Ok((s.documents()?.len(), s.notices().to_vec())))?;
-    notices.extend(state.with_user(|u| Ok(u.notices().to_vec()))?);
-    let defaults = SearchOptions::default();
-    Ok(AppInfo {
-        db_path: state.db_path.display().to_string(),
-        documents,
-        defaults: Retrieval {
-            k: defaults.k,
-            floor: defaults.floor,
-        },
-        notices,
+pub async fn app_info(app: AppHandle) -> CommandResult<AppInfo> {
+    blocking(app, move |state| {
+        let (documents, mut notices) =
+            state.with_store(|s| Ok((s.documents()?.len(), s.notices().to_vec())))?;
+        notices.extend(state.with_user(|u| Ok(u.notices().to_vec()))?);
+        let defaults = SearchOptions::default();
+        Ok(AppInfo {
+            db_path: state.db_path.display().to_string(),
+            documents,
+            defaults: Retrieval {
+                k: defaults.k,
+                floor: defaults.floor,
+            },
+            notices,
+        })
     })
+    .await
 }
 
 fn aliases(state: &AppState) -> CommandResult<Aliases> {
@@ -243,9 +260,12 @@ pub async fn stop_answer(state: State<'_, AppState>) -> CommandResult<()> {
 
 /// Which kind of answer the user wants, and the answer model (without its key).
 #[tauri::command]
-pub async fn answer_settings(state: State<'_, AppState>) -> CommandResult<AnswerSettings> {
-    let settings = Settings::load(&Settings::path_for(&state.db_path))?;
-    Ok(AnswerSettings::of(&settings))
+pub async fn answer_settings(app: AppHandle) -> CommandResult<AnswerSettings> {
+    blocking(app, move |state| {
+        let settings = Settings::load(&Settings::path_for(&state.db_path))?;
+        Ok(AnswerSettings::of(&settings))
+    })
+    .await
 }
 
 /// Tries an answer model without saving anything: lists the server's models, checks
@@ -304,7 +324,11 @@ pub async fn set_answer_settings(
         if !check.ok {
             return Ok(check);
         }
-        answering::updated(all, mode, server)?.save(&path)?;
+        // Changed under the file's lock: a change made meanwhile (the CLI, another
+        // setting) is kept.
+        Settings::update(&path, |now| {
+            Ok(answering::updated(now.clone(), mode, server).map(|new| *now = new))
+        })??;
         Ok(check)
     })
     .await
@@ -518,29 +542,39 @@ fn keyed(
 
 /// Imported documents.
 #[tauri::command]
-pub async fn documents(state: State<'_, AppState>) -> CommandResult<Vec<DocumentRecord>> {
-    let docs = state.with_store(|s| s.documents())?;
-    Ok(docs
-        .into_iter()
-        .map(DocumentRecord::with_presence)
-        .collect())
+pub async fn documents(app: AppHandle) -> CommandResult<Vec<DocumentRecord>> {
+    blocking(app, move |state| {
+        let docs = state.with_store(|s| s.documents())?;
+        Ok(docs
+            .into_iter()
+            .map(DocumentRecord::with_presence)
+            .collect())
+    })
+    .await
 }
 
 /// Removes a document and everything derived from it; a sync of its folder does not
 /// bring it back.
 #[tauri::command]
-pub async fn remove_document(state: State<'_, AppState>, id: i64) -> CommandResult<bool> {
-    let removed = state.with_store(|s| {
-        let doc = s.document(id)?;
-        Ok(doc.filter(|_| s.remove_document(id).unwrap_or(false)))
-    })?;
-    match removed {
-        Some(doc) => {
-            state.with_user(|u| u.exclude(&doc.path))?;
-            Ok(true)
+pub async fn remove_document(app: AppHandle, id: i64) -> CommandResult<bool> {
+    blocking(app, move |state| {
+        let removed = state.with_store(|s| {
+            let doc = s.document(id)?;
+            // A removal that fails is said, not taken for "nothing to remove".
+            Ok(match doc {
+                Some(doc) if s.remove_document(id)? => Some(doc),
+                _ => None,
+            })
+        })?;
+        match removed {
+            Some(doc) => {
+                state.with_user(|u| u.exclude(&doc.path))?;
+                Ok(true)
+            }
+            None => Ok(false),
         }
-        None => Ok(false),
-    }
+    })
+    .await
 }
 
 /// The watched folders' last sync, for the Library (later ones arrive as
@@ -590,14 +624,19 @@ pub async fn import_paths(
 }
 
 /// Rebuilds the database from the source files of its documents (also the way out of
-/// a damaged database, which is kept aside). Progress arrives as `import-progress`.
+/// a damaged database, which is kept aside). Progress arrives as `import-progress`;
+/// when questions are still being answered from the old file, `rebuild-waiting` says
+/// how many first (the rebuild starts when they are done; nothing else waits for it).
 #[tauri::command]
 pub async fn rebuild_index(app: AppHandle) -> CommandResult<RebuildReport> {
     let options = ImportOptions::sandboxed()?;
     tauri::async_runtime::spawn_blocking(move || -> CommandResult<RebuildReport> {
         let state = app.state::<AppState>();
         embedding::stop(&state);
-        let report = state.with_file_closed(|db| {
+        let waiting = |users: usize| {
+            let _ = app.emit("rebuild-waiting", users);
+        };
+        let report = state.with_file_closed(waiting, |db| {
             import::rebuild(db, &options, &mut |event| {
                 if let Some(progress) = ImportProgress::of(&event) {
                     let _ = app.emit("import-progress", progress);
@@ -612,50 +651,76 @@ pub async fn rebuild_index(app: AppHandle) -> CommandResult<RebuildReport> {
     .map_err(blocking_error)?
 }
 
-/// A document's text and page spans, for the source viewer.
+/// Where a cited passage is now: found by its file's path and its own text, not by the
+/// document id and offsets it had when the answer was given (a rebuild renumbers
+/// documents, an edit moves text). `None`: the file is no longer in the library.
 #[tauri::command]
-pub async fn document_view(state: State<'_, AppState>, id: i64) -> CommandResult<DocumentView> {
-    state.with_store(|s| {
-        let document = s
-            .document(id)?
-            .ok_or_else(|| evident_core::Error::DocumentNotFound(id.to_string()))?;
-        let pages = s.pages_of(id)?;
-        let text: String = pages.iter().map(|p| p.text.as_str()).collect();
-        let (layout, layout_note) = match document.kind {
-            DocumentKind::Markdown | DocumentKind::Docx => {
-                let layout = if document.kind == DocumentKind::Docx {
-                    docx_layout(&document.path, &text)
-                } else {
-                    markdown_layout(&document.path, &text)
-                };
-                match layout {
-                    Ok(Ok(layout)) => (Some(layout), None),
-                    Ok(Err(LayoutUnavailable::Changed)) => (None, Some(LayoutNote::Changed)),
-                    Err(e) => (
-                        None,
-                        Some(LayoutNote::Unreadable {
-                            message: e.to_string(),
-                        }),
-                    ),
-                }
-            }
-            DocumentKind::Text | DocumentKind::Pdf => (None, None),
-        };
-        Ok(DocumentView {
-            document,
-            text,
-            layout,
-            layout_note,
-            pages: pages
-                .iter()
-                .map(|p| PageSpan {
-                    page_no: p.page_no,
-                    char_start: p.char_start,
-                    char_end: p.char_end,
-                })
-                .collect(),
+pub async fn locate_source(
+    app: AppHandle,
+    source: Source,
+) -> CommandResult<Option<evident_core::answer::relocate::Located>> {
+    blocking(app, move |state| {
+        state.with_store(|s| {
+            evident_core::answer::relocate::locate(
+                s,
+                &source.doc_path,
+                &source.text,
+                source.char_start,
+                source.char_end,
+                (source.highlight.char_start, source.highlight.char_end),
+            )
         })
     })
+    .await
+}
+
+/// A document's text and page spans, for the source viewer.
+#[tauri::command]
+pub async fn document_view(app: AppHandle, id: i64) -> CommandResult<DocumentView> {
+    blocking(app, move |state| {
+        state.with_store(|s| {
+            let document = s
+                .document(id)?
+                .ok_or_else(|| evident_core::Error::DocumentNotFound(id.to_string()))?;
+            let pages = s.pages_of(id)?;
+            let text: String = pages.iter().map(|p| p.text.as_str()).collect();
+            let (layout, layout_note) = match document.kind {
+                DocumentKind::Markdown | DocumentKind::Docx => {
+                    let layout = if document.kind == DocumentKind::Docx {
+                        docx_layout(&document.path, &text)
+                    } else {
+                        markdown_layout(&document.path, &text)
+                    };
+                    match layout {
+                        Ok(Ok(layout)) => (Some(layout), None),
+                        Ok(Err(LayoutUnavailable::Changed)) => (None, Some(LayoutNote::Changed)),
+                        Err(e) => (
+                            None,
+                            Some(LayoutNote::Unreadable {
+                                message: e.to_string(),
+                            }),
+                        ),
+                    }
+                }
+                DocumentKind::Text | DocumentKind::Pdf => (None, None),
+            };
+            Ok(DocumentView {
+                document,
+                text,
+                layout,
+                layout_note,
+                pages: pages
+                    .iter()
+                    .map(|p| PageSpan {
+                        page_no: p.page_no,
+                        char_start: p.char_start,
+                        char_end: p.char_end,
+                    })
+                    .collect(),
+            })
+        })
+    })
+    .await
 }
 
 /// The source file of library document `id`, re-checked on disk: it must still be a
@@ -698,8 +763,8 @@ pub(crate) fn library_file(
 
 /// Hands a document's source file to the operating system's default app.
 #[tauri::command]
-pub async fn open_source(app: AppHandle, state: State<'_, AppState>, id: i64) -> CommandResult<()> {
-    let path = library_file(&state, id, None)?;
+pub async fn open_source(app: AppHandle, id: i64) -> CommandResult<()> {
+    let path = blocking(app.clone(), move |state| library_file(state, id, None)).await?;
     app.opener()
         .open_path(path.to_string_lossy(), None::<&str>)
         .map_err(|e| CommandError::new("io", format!("cannot open {}: {e}", path.display())))
@@ -764,49 +829,57 @@ pub async fn save_export(
 
 /// The latest questions, newest first.
 #[tauri::command]
-pub async fn history(state: State<'_, AppState>, limit: usize) -> CommandResult<Vec<HistoryEntry>> {
-    state.with_user(|u| u.history(limit.min(10_000)))
+pub async fn history(app: AppHandle, limit: usize) -> CommandResult<Vec<HistoryEntry>> {
+    blocking(app, move |state| {
+        state.with_user(|u| u.history(limit.min(10_000)))
+    })
+    .await
 }
 
 /// A past answer, to reopen it.
 #[tauri::command]
-pub async fn history_answer(state: State<'_, AppState>, id: i64) -> CommandResult<Answer> {
-    state.with_user(|u| {
-        u.history_answer(id)?
-            .ok_or_else(|| evident_core::Error::DocumentNotFound(format!("history entry {id}")))
+pub async fn history_answer(app: AppHandle, id: i64) -> CommandResult<Answer> {
+    blocking(app, move |state| {
+        state.with_user(|u| {
+            u.history_answer(id)?
+                .ok_or_else(|| evident_core::Error::DocumentNotFound(format!("history entry {id}")))
+        })
     })
+    .await
 }
 
 /// Thumbs up (+1), down (-1) or cleared (null) on a past answer.
 #[tauri::command]
-pub async fn set_feedback(
-    state: State<'_, AppState>,
-    id: i64,
-    feedback: Option<i64>,
-) -> CommandResult<()> {
-    let found = state.with_user(|u| u.set_feedback(id, feedback))?;
-    if found {
-        Ok(())
-    } else {
-        Err(CommandError::new(
-            "not_found",
-            format!("there is no past question {id}"),
-        ))
-    }
+pub async fn set_feedback(app: AppHandle, id: i64, feedback: Option<i64>) -> CommandResult<()> {
+    blocking(app, move |state| {
+        let found = state.with_user(|u| u.set_feedback(id, feedback))?;
+        if found {
+            Ok(())
+        } else {
+            Err(CommandError::new(
+                "not_found",
+                format!("there is no past question {id}"),
+            ))
+        }
+    })
+    .await
 }
 
 /// The user's alias table as text.
 #[tauri::command]
-pub async fn get_aliases(state: State<'_, AppState>) -> CommandResult<String> {
-    let path = Aliases::path_for(&state.db_path);
-    let bytes = evident_core::limits::read_capped_if_present(
-        &path,
-        evident_core::limits::MAX_USER_FILE_BYTES,
-        evident_core::problem::Limited::UserFile,
-    )?;
-    Ok(bytes
-        .map(|b| String::from_utf8_lossy(&b).into_owned())
-        .unwrap_or_default())
+pub async fn get_aliases(app: AppHandle) -> CommandResult<String> {
+    blocking(app, move |state| {
+        let path = Aliases::path_for(&state.db_path);
+        let bytes = evident_core::limits::read_capped_if_present(
+            &path,
+            evident_core::limits::MAX_USER_FILE_BYTES,
+            evident_core::problem::Limited::UserFile,
+        )?;
+        Ok(bytes
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default())
+    })
+    .await
 }
 
 /// Saves the alias table; returns the lines that could not be used.
@@ -826,10 +899,13 @@ pub async fn set_aliases(
             ),
         ));
     }
-    let (_, warnings) = Aliases::parse(&text);
-    std::fs::write(&path, text)
-        .map_err(|e| CommandError::new("io", format!("cannot write {}: {e}", path.display())))?;
-    Ok(warnings)
+    tauri::async_runtime::spawn_blocking(move || -> CommandResult<Vec<AliasWarning>> {
+        let (_, warnings) = Aliases::parse(&text);
+        Aliases::save(&path, &text)?;
+        Ok(warnings)
+    })
+    .await
+    .map_err(blocking_error)?
 }
 
 #[cfg(test)]

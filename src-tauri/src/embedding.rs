@@ -439,10 +439,11 @@ pub fn prompt_choice(id: Option<&str>) -> CommandResult<Option<PromptFamily>> {
 pub fn save(app: &AppHandle, settings: Option<ServerSettings>) -> CommandResult<()> {
     let state = app.state::<AppState>();
     let path = Settings::path_for(&state.db_path);
-    let mut all = Settings::load(&path)?;
-    all.embeddings = settings.clone();
-    all.save(&path)?;
-    apply(app, settings, all.builtin);
+    let builtin = Settings::update(&path, |all| {
+        all.embeddings = settings.clone();
+        Ok(all.builtin.clone())
+    })?;
+    apply(app, settings, builtin);
     Ok(())
 }
 
@@ -450,9 +451,10 @@ pub fn save(app: &AppHandle, settings: Option<ServerSettings>) -> CommandResult<
 pub fn save_builtin(app: &AppHandle, builtin: BuiltinSettings) -> CommandResult<()> {
     let state = app.state::<AppState>();
     let path = Settings::path_for(&state.db_path);
-    let mut all = Settings::load(&path)?;
-    all.builtin = builtin.clone();
-    all.save(&path)?;
-    apply(app, all.embeddings, builtin);
+    let embeddings = Settings::update(&path, |all| {
+        all.builtin = builtin.clone();
+        Ok(all.embeddings.clone())
+    })?;
+    apply(app, embeddings, builtin);
     Ok(())
 }

@@ -52,6 +52,7 @@ pub fn run() {
             commands::import_paths,
             commands::rebuild_index,
             commands::document_view,
+            commands::locate_source,
             pages::pdf_page,
             commands::open_source,
             commands::export_answer,

@@ -5,15 +5,17 @@
 //!   never makes another command wait for a lock. Connections are opened lazily and
 //!   dropped after a failure, so a damaged database is reported to the UI (with the way
 //!   out) instead of stopping the app from starting.
-//! * Replacing the file (a rebuild) waits for the commands using it and keeps new ones
-//!   waiting until it is done; they then open the new file.
+//! * Replacing the file (a rebuild) waits for the commands using it, and says so
+//!   through its `on_wait` (the window shows that the rebuild waits for an answer being
+//!   written). While it waits, new commands are not held up; once it has started, they
+//!   wait for it and then open the new file.
 //! * The user's history lives in its own file ([`UserData`]), which a rebuild never
 //!   touches.
 //! * A panic in a command poisons nothing: every lock here recovers its data, which is
 //!   only ever idle connections or a place to put them.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard, PoisonError, RwLock};
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
 use evident_core::store::Store;
 use evident_core::userdata::UserData;
@@ -28,8 +30,8 @@ const IDLE_CONNECTIONS: usize = 2;
 pub struct AppState {
     /// The database file (the CLI's default, `$EVIDENT_DB` if set).
     pub db_path: PathBuf,
-    /// Held shared by commands using the file, exclusively while it is replaced.
-    file: RwLock<()>,
+    /// Who uses the file, and whether a rebuild is replacing it.
+    file: FileGate,
     idle: Mutex<Vec<Store>>,
     user: Mutex<Option<UserData>>,
     /// The embeddings server and the background pass's status.
@@ -48,12 +50,80 @@ fn recover<G>(r: Result<G, PoisonError<G>>) -> G {
     r.unwrap_or_else(PoisonError::into_inner)
 }
 
+/// The database file's users and its replacement. Unlike a read-write lock that lets a
+/// waiting writer hold up every new reader (a rebuild queued behind a streamed answer
+/// then froze every tab), a replacement only keeps new users out once it has started.
+#[derive(Default)]
+struct FileGate {
+    state: Mutex<GateState>,
+    changed: Condvar,
+}
+
+#[derive(Default)]
+struct GateState {
+    users: usize,
+    replacing: bool,
+    /// How many times the file was replaced.
+    generation: u64,
+}
+
+/// One user of the file, for as long as it lives.
+struct FileUse<'a>(&'a FileGate);
+
+impl Drop for FileUse<'_> {
+    fn drop(&mut self) {
+        let mut state = recover(self.0.state.lock());
+        state.users = state.users.saturating_sub(1);
+        self.0.changed.notify_all();
+    }
+}
+
+impl FileGate {
+    /// Waits while the file is being replaced, then counts one more user.
+    fn enter(&self) -> FileUse<'_> {
+        let mut state = recover(self.state.lock());
+        while state.replacing {
+            state = recover(self.changed.wait(state));
+        }
+        state.users += 1;
+        FileUse(self)
+    }
+
+    /// Runs `f` once no one uses the file, keeping new users out until it returns.
+    /// `on_wait` is told how many users there are, if it has to wait for them.
+    fn replace<T>(&self, on_wait: impl FnOnce(usize), f: impl FnOnce() -> T) -> T {
+        let mut state = recover(self.state.lock());
+        while state.replacing {
+            state = recover(self.changed.wait(state));
+        }
+        if state.users > 0 {
+            on_wait(state.users);
+        }
+        while state.users > 0 || state.replacing {
+            state = recover(self.changed.wait(state));
+        }
+        state.replacing = true;
+        drop(state);
+        struct Done<'a>(&'a FileGate);
+        impl Drop for Done<'_> {
+            fn drop(&mut self) {
+                let mut state = recover(self.0.state.lock());
+                state.replacing = false;
+                state.generation += 1;
+                self.0.changed.notify_all();
+            }
+        }
+        let _done = Done(self);
+        f()
+    }
+}
+
 impl AppState {
     /// State for the database at `db_path`.
     pub fn new(db_path: PathBuf) -> Self {
         Self {
             db_path,
-            file: RwLock::new(()),
+            file: FileGate::default(),
             idle: Mutex::new(Vec::new()),
             user: Mutex::new(None),
             embedding: Default::default(),
@@ -81,7 +151,7 @@ impl AppState {
         &self,
         f: impl FnOnce(&mut Store) -> evident_core::Result<T>,
     ) -> CommandResult<T> {
-        let _file = recover(self.file.read());
+        let _file = self.file.enter();
         let idle = recover(self.idle.lock()).pop();
         let mut store = match idle {
             Some(store) => store,
@@ -119,23 +189,32 @@ impl AppState {
         }
     }
 
+    /// How many times the database file was replaced (a connection opened before a
+    /// replacement reads the old file).
+    pub fn file_generation(&self) -> u64 {
+        recover(self.file.state.lock()).generation
+    }
+
     /// Runs `f`, which opens its own connection to the file (an import, the embedding
     /// pass), as a user of the file: a rebuild waits for it to finish.
     pub fn using_file<T>(&self, f: impl FnOnce() -> T) -> T {
-        let _file = recover(self.file.read());
+        let _file = self.file.enter();
         f()
     }
 
     /// Runs `f` on the database file with every connection to it closed, and kept
     /// closed until `f` returns, so no command reads the file while `f` replaces it
-    /// (commands wait; the next one opens the new file).
+    /// (commands wait; the next one opens the new file). When commands still use the
+    /// file, `on_wait` is told how many before `f` waits for them.
     pub fn with_file_closed<T>(
         &self,
+        on_wait: impl FnOnce(usize),
         f: impl FnOnce(&Path) -> evident_core::Result<T>,
     ) -> CommandResult<T> {
-        let _file = recover(self.file.write());
-        recover(self.idle.lock()).clear();
-        Ok(f(&self.db_path)?)
+        self.file.replace(on_wait, || {
+            recover(self.idle.lock()).clear();
+            Ok(f(&self.db_path)?)
+        })
     }
 }
 
@@ -168,7 +247,70 @@ mod tests {
             .expect("the history still opens");
         assert!(history.is_empty());
         state
-            .with_file_closed(|_| Ok(()))
+            .with_file_closed(|_| {}, |_| Ok(()))
             .expect("the file can still be replaced");
+    }
+
+    /// A rebuild asked for while a long command (a streamed answer) uses the file waits
+    /// for it and says so; commands that come meanwhile are not held up; once the
+    /// rebuild runs, new commands wait for it and then see the file it made.
+    #[test]
+    fn a_waiting_rebuild_holds_up_no_new_command_and_runs_when_the_file_is_free() {
+        use std::sync::mpsc;
+        use std::time::{Duration, Instant};
+        let dir = tempfile::tempdir().expect("tempdir");
+        let state = std::sync::Arc::new(AppState::new(dir.path().join("evident.sqlite3")));
+        let (answering, answer_done) = (mpsc::channel::<()>(), mpsc::channel::<()>());
+        let s = state.clone();
+        let (release_tx, release_rx) = (answering.0, answering.1);
+        let answer = std::thread::spawn(move || {
+            s.with_store(|_| {
+                // Streaming until told to stop.
+                let _ = release_rx.recv();
+                Ok(())
+            })
+            .expect("the answer");
+            let _ = answer_done.0.send(());
+        });
+        std::thread::sleep(Duration::from_millis(100));
+        let s = state.clone();
+        let (waited_tx, waited_rx) = mpsc::channel::<usize>();
+        let rebuild = std::thread::spawn(move || {
+            s.with_file_closed(
+                |users| {
+                    let _ = waited_tx.send(users);
+                },
+                |_| {
+                    std::thread::sleep(Duration::from_millis(300));
+                    Ok(Instant::now())
+                },
+            )
+            .expect("the rebuild")
+        });
+        assert_eq!(
+            waited_rx.recv_timeout(Duration::from_secs(5)),
+            Ok(1),
+            "the rebuild says it waits for one"
+        );
+        // A tab switch while the rebuild waits: answered at once.
+        let started = Instant::now();
+        state.with_store(|s| s.documents()).expect("documents");
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "a command waited for a waiting rebuild"
+        );
+        assert!(!rebuild.is_finished(), "the rebuild waits for the answer");
+        release_tx.send(()).expect("stop the answer");
+        answer_done
+            .1
+            .recv_timeout(Duration::from_secs(5))
+            .expect("the answer ends");
+        let rebuilt_at = rebuild.join().expect("rebuild thread");
+        // After the rebuild, commands run again.
+        state
+            .with_store(|s| s.documents())
+            .expect("documents after");
+        assert!(Instant::now() >= rebuilt_at);
+        answer.join().expect("answer thread");
     }
 }

@@ -42,10 +42,23 @@ pub struct LibrarySync {
     pub unreachable: Vec<PathBuf>,
     /// The folders and files being kept in sync.
     pub watching: Vec<PathBuf>,
+    /// Folders whose changes cannot be watched (the system's limit of watches, no
+    /// permission), with why: their changes are only found by the pass every few
+    /// minutes.
+    pub unwatched: Vec<Unwatched>,
     /// When the pass ended (Unix seconds).
     pub at: i64,
     /// Why passes cannot run (the watcher or the database failed), if they cannot.
     pub error: Option<String>,
+}
+
+/// A folder that cannot be watched, and why.
+#[derive(Debug, Clone, PartialEq, Serialize, ts_rs::TS)]
+pub struct Unwatched {
+    /// The folder.
+    pub path: PathBuf,
+    /// Why.
+    pub why: evident_core::problem::Problem,
 }
 
 /// Changes listed in one event; the counts cover all of them.
@@ -114,12 +127,22 @@ fn run(app: &AppHandle) {
         }
     };
     let mut list = WatchList::default();
+    let mut unwatched: Vec<Unwatched> = Vec::new();
+    // The file generation whose database this thread has checked.
+    let mut checked: Option<u64> = None;
     let mut next_full = Instant::now();
     let mut due = true;
     let mut settling = false;
     loop {
         if due || state.syncing.poke.swap(false, Ordering::Relaxed) || Instant::now() >= next_full {
-            next_full = match pass(&state, &mut syncer, &mut list, watcher.as_mut()) {
+            next_full = match pass(
+                &state,
+                &mut syncer,
+                &mut list,
+                watcher.as_mut(),
+                &mut unwatched,
+                &mut checked,
+            ) {
                 Ok(report) => {
                     settling = !report.pending.is_empty();
                     // A folder that is not there sends nothing when it comes back.
@@ -128,7 +151,7 @@ fn run(app: &AppHandle) {
                     } else {
                         LOOK_FOR_MISSING_EVERY
                     };
-                    report_pass(app, &state, &list, report);
+                    report_pass(app, &state, &list, &unwatched, report);
                     Instant::now() + next
                 }
                 Err(e) => {
@@ -155,12 +178,16 @@ fn run(app: &AppHandle) {
 }
 
 /// One pass: the watch list (taking an older index's files as watched the first
-/// time), the watcher pointed at it, and the sync itself.
+/// time), the watcher pointed at it, and the sync itself. The whole file is checked
+/// (`quick_check`) on the first pass, after a rebuild replaced it and after a failed
+/// pass, not on every pass.
 fn pass(
     state: &AppState,
     syncer: &mut Syncer,
     list: &mut WatchList,
     watcher: Option<&mut Watcher>,
+    unwatched: &mut Vec<Unwatched>,
+    checked: &mut Option<u64>,
 ) -> Result<SyncReport, String> {
     let now = state
         .with_user(|u| {
@@ -170,25 +197,44 @@ fn pass(
         .map_err(|e| e.message)?;
     *list = now;
     if let Some(w) = watcher {
-        for (path, reason) in w.set_paths(&list.roots) {
-            eprintln!("Evident: {}: {reason}", path.display());
-        }
+        *unwatched = w
+            .set_paths(&list.roots)
+            .into_iter()
+            .map(|(path, why)| Unwatched { path, why })
+            .collect();
     }
-    state
-        .using_file(|| -> evident_core::Result<SyncReport> {
-            let mut store = Store::open(&state.db_path)?;
-            syncer.run(&mut store, list, &mut |_| {})
-        })
-        .map_err(|e| e.to_string())
+    let result = state.using_file(|| -> evident_core::Result<SyncReport> {
+        // Checked once per file: again only after a rebuild replaced it or a pass failed.
+        // The connection is closed after each pass (a rebuild needs the file to itself).
+        let generation = state.file_generation();
+        let mut store = if *checked == Some(generation) {
+            Store::open_checked_before(&state.db_path)?
+        } else {
+            Store::open(&state.db_path)?
+        };
+        *checked = Some(generation);
+        syncer.run(&mut store, list, &mut |_| {})
+    });
+    if result.is_err() {
+        *checked = None;
+    }
+    result.map_err(|e| e.to_string())
 }
 
-fn report_pass(app: &AppHandle, state: &AppState, list: &WatchList, report: SyncReport) {
+fn report_pass(
+    app: &AppHandle,
+    state: &AppState,
+    list: &WatchList,
+    unwatched: &[Unwatched],
+    report: SyncReport,
+) {
     let previous = state.syncing.last();
     let news = report.changed_index()
         || report.counts.failed > 0
         || report.counts.duplicates > 0
         || report.unreachable != previous.unreachable
         || list.roots != previous.watching
+        || unwatched != previous.unwatched.as_slice()
         || previous.error.is_some();
     if !news {
         return;
@@ -205,6 +251,7 @@ fn report_pass(app: &AppHandle, state: &AppState, list: &WatchList, report: Sync
             changes,
             unreachable: report.unreachable,
             watching: list.roots.clone(),
+            unwatched: unwatched.to_vec(),
             at: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs() as i64),

@@ -599,7 +599,12 @@ detail: string,
 /**
  * The server's base URL.
  */
-url: string, };
+url: string, 
+/**
+ * Set when the server was not asked at all: seconds since it last failed like
+ * this (it is checked again in the background; see `model::breaker`).
+ */
+remembered: number | null, };
 export type ServerErrorKind = "unreachable" | "timed_out" | "key_rejected" | "model_missing" | "rejected" | "server_failed" | "bad_reply" | "bad_settings" | "stream_cut" | "cancelled";
 export type Verdict = "supported" | "partially_supported" | "unsupported";
 export type Support = { 
@@ -645,7 +650,7 @@ chunk_id: number,
  */
 doc_id: number, 
 /**
- * Source file.
+ * Source file (shown lossily where its name is not UTF-8).
  */
 doc_path: string, 
 /**
@@ -889,7 +894,7 @@ chunk_id: number,
  */
 doc_id: number, 
 /**
- * Source file.
+ * Source file (exact; shown lossily where it is not UTF-8).
  */
 doc_path: string, 
 /**
@@ -942,7 +947,7 @@ chunk_id: number,
  */
 doc_id: number, 
 /**
- * Source file.
+ * Source file (exact; shown lossily where it is not UTF-8).
  */
 doc_path: string, 
 /**
@@ -1026,7 +1031,7 @@ export type DocumentRecord = {
  */
 id: number, 
 /**
- * Canonical path of the source file.
+ * Canonical path of the source file (exact; shown lossily where it is not UTF-8).
  */
 path: string, 
 /**
@@ -1113,6 +1118,34 @@ char_start: number,
  * Char offset just past the page.
  */
 char_end: number, };
+export type Located = { 
+/**
+ * The document's id now.
+ */
+doc_id: number, 
+/**
+ * `same` (where it was), `moved` (the same text elsewhere in the file: an edit
+ * before it, or a rebuild) or `changed` (its text is no longer in the file; the
+ * offsets are then where it was, kept within the document).
+ */
+status: LocatedStatus, 
+/**
+ * Char offset of the passage in the document's current text.
+ */
+char_start: number, 
+/**
+ * Char offset just past it.
+ */
+char_end: number, 
+/**
+ * The highlighted sentence's offsets, moved with the passage.
+ */
+highlight_start: number, 
+/**
+ * See `highlight_start`.
+ */
+highlight_end: number, };
+export type LocatedStatus = "same" | "moved" | "changed";
 export type PageImage = { 
 /**
  * The page drawn (1-based; the one asked for, kept within the document).
@@ -1668,6 +1701,12 @@ unreachable: Array<string>,
  */
 watching: Array<string>, 
 /**
+ * Folders whose changes cannot be watched (the system's limit of watches, no
+ * permission), with why: their changes are only found by the pass every few
+ * minutes.
+ */
+unwatched: Array<Unwatched>, 
+/**
  * When the pass ended (Unix seconds).
  */
 at: number, 
@@ -1675,6 +1714,15 @@ at: number,
  * Why passes cannot run (the watcher or the database failed), if they cannot.
  */
 error: string | null, };
+export type Unwatched = { 
+/**
+ * The folder.
+ */
+path: string, 
+/**
+ * Why.
+ */
+why: Problem, };
 export type Change = { "change": "added", 
 /**
  * The file.

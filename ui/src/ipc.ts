@@ -20,12 +20,14 @@ import type {
   ImportProgress,
   ImportSummary,
   LibrarySync,
+  Located,
   PromptFamily,
   RebuildReport,
   RerankStatus,
   Retrieval,
   Problem,
   ServerCheck,
+  Source,
 } from "./bindings";
 
 /// A command's failure, with the `{code, message, why}` the shell sends: `why` says a
@@ -74,6 +76,8 @@ export const ipc = {
   importPaths: (paths: string[]) => call<ImportSummary>("import_paths", { paths }),
   rebuildIndex: () => call<RebuildReport>("rebuild_index"),
   documentView: (id: number) => call<DocumentView>("document_view", { id }),
+  /// Where a cited passage is now (by its file and text); null if the file is gone.
+  locateSource: (source: Source) => call<Located | null>("locate_source", { source }),
   /// One page of a PDF drawn `width` pixels wide, with its text boxes (see `parsePage`).
   pdfPage: (id: number, page: number, width: number) => call<ArrayBuffer>("pdf_page", { id, page, width }),
   openSource: (id: number) => call<null>("open_source", { id }),
@@ -106,6 +110,9 @@ export const ipc = {
   onImportProgress: (handler: (p: ImportProgress) => void): Promise<UnlistenFn> =>
     listen<ImportProgress>("import-progress", (e) => handler(e.payload)),
   librarySync: () => call<LibrarySync>("library_sync"),
+  /// A rebuild that waits for this many questions being answered from the old index.
+  onRebuildWaiting: (handler: (users: number) => void): Promise<UnlistenFn> =>
+    listen<number>("rebuild-waiting", (e) => handler(e.payload)),
   onLibrarySynced: (handler: (s: LibrarySync) => void): Promise<UnlistenFn> =>
     listen<LibrarySync>("library-synced", (e) => handler(e.payload)),
 };

@@ -168,7 +168,10 @@ function serverEn(e: ServerError): string {
     stream_cut: `the model server at ${url} stopped sending before the answer was complete`,
     cancelled: "the answer was stopped",
   }[e.kind];
-  return withDetail(what, e, " (", ": ", ")");
+  const said = withDetail(what, e, " (", ": ", ")");
+  return e.remembered === null || e.remembered === undefined
+    ? said
+    : `${said}; not asked again for ${e.remembered} s: it is checked again in the background`;
 }
 
 function serverZh(e: ServerError): string {
@@ -185,5 +188,6 @@ function serverZh(e: ServerError): string {
     stream_cut: `${url} 的模型服务器在回答完成前停止了发送`,
     cancelled: "回答已停止",
   }[e.kind];
-  return withDetail(what, e, "（", "：", "）");
+  const said = withDetail(what, e, "（", "：", "）");
+  return e.remembered === null || e.remembered === undefined ? said : `${said}；${e.remembered} 秒内未再询问，正在后台重新检查`;
 }

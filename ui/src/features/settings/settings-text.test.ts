@@ -76,7 +76,7 @@ describe("settings wording", () => {
     setLang("zh-CN");
     const why = {
       code: "server" as const,
-      params: { kind: "unreachable" as const, url: "http://127.0.0.1:9/v1", status: null, detail: "connection refused" },
+      params: { kind: "unreachable" as const, url: "http://127.0.0.1:9/v1", status: null, detail: "connection refused", remembered: null },
     };
     const text = statusText(status({ state: "error", message: "no model server answers at http://127.0.0.1:9/v1", why }));
     expect(text).toContain("http://127.0.0.1:9/v1 没有模型服务器应答");
