@@ -3,6 +3,7 @@
 
 import { getCurrentWebview } from "@tauri-apps/api/webview";
 import type { Retrieval } from "./bindings";
+import { dismissReasons } from "./components/sentences";
 import { h, replace } from "./dom";
 import { AskPage } from "./features/ask/ask-page";
 import { CheckPage } from "./features/check/check-page";
@@ -161,7 +162,8 @@ async function start(): Promise<void> {
         select(entry[0]);
       }
     }
-    if (e.key === "Escape") viewer.close();
+    // Esc closes what is on top: a sentence's reasons first, then the source viewer.
+    if (e.key === "Escape" && !dismissReasons()) viewer.close();
   });
 
   // Files dropped anywhere on the window are imported.

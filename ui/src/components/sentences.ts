@@ -42,6 +42,19 @@ function keepReasonsInView(e: Event): void {
   });
 }
 
+/** Hides the reasons of a sentence whose reasons are showing (hovered or focused);
+ * true if there was one. Esc does this before it closes the source viewer. */
+export function dismissReasons(): boolean {
+  for (const sentence of document.querySelectorAll<HTMLElement>(".sentence:hover, .sentence:focus")) {
+    const reasons = sentence.querySelector<HTMLElement>(".reasons");
+    if (!sentence.classList.contains("reasons-dismissed") && reasons && getComputedStyle(reasons).display !== "none") {
+      sentence.classList.add("reasons-dismissed");
+      return true;
+    }
+  }
+  return false;
+}
+
 export function renderSentence(s: SentenceVerdict, onCite: (n: number) => void): HTMLElement {
   const reasonsId = `reasons-${++nextId}`;
   const flagged = s.verdict !== "supported";
@@ -55,7 +68,13 @@ export function renderSentence(s: SentenceVerdict, onCite: (n: number) => void):
         tabindex: 0,
         "aria-describedby": reasonsId,
       },
-      on: { mouseenter: keepReasonsInView, focus: keepReasonsInView },
+      on: {
+        mouseenter: keepReasonsInView,
+        focus: keepReasonsInView,
+        // Esc hides the reasons until the sentence is left (see main.ts).
+        mouseleave: (e) => (e.currentTarget as HTMLElement).classList.remove("reasons-dismissed"),
+        blur: (e) => (e.currentTarget as HTMLElement).classList.remove("reasons-dismissed"),
+      },
     },
     flagged ? h("span", { class: "verdict-icon", attrs: { "aria-hidden": "true" } }, ICON[s.verdict]) : null,
     // Where the quote stands (第十九条): beside the document's words, not inside them.

@@ -51,7 +51,20 @@ export class AskPage {
     );
   }
 
+  // A question is being answered: a second Enter or click does not ask it again.
+  private asking = false;
+
   async ask(): Promise<void> {
+    if (this.asking) return;
+    this.asking = true;
+    try {
+      await this.askNow();
+    } finally {
+      this.asking = false;
+    }
+  }
+
+  private async askNow(): Promise<void> {
     const question = this.input.value.trim();
     if (!question) return;
     // A source never stands beside an answer it does not belong to.

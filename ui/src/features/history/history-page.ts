@@ -30,7 +30,9 @@ export class HistoryPage {
             "li",
             { testid: "history-entry" },
             h("button", { attrs: { type: "button" }, on: { click: () => this.onOpen(e.id) } }, e.question),
-            h("span", { class: `status status-${e.status}` }, e.status === "answered" ? "✓" : e.status === "uncertain" ? t("uncertainShort") : t("notFound")),
+            e.status === "answered"
+              ? h("span", { class: "status status-answered", attrs: { role: "img", "aria-label": t("statusAnswered"), title: t("statusAnswered") } }, "✓")
+              : h("span", { class: `status status-${e.status}` }, e.status === "uncertain" ? t("uncertainShort") : t("notFound")),
             e.feedback ? h("span", { class: "fb" }, e.feedback > 0 ? `＋ ${t("helpful")}` : `－ ${t("notHelpful")}`) : null,
             h("time", {}, new Date(e.asked_at * 1000).toLocaleString()),
           ),

@@ -10,6 +10,7 @@ import { t } from "../../i18n";
 import { ipc } from "../../ipc";
 import { showProgress, statusText } from "../settings/embeddings-section";
 import { renderSync } from "./sync-view";
+import { DocumentList } from "./document-list";
 import { sayProblem } from "../../problems";
 
 function outcomeText(o: Outcome): string {
@@ -55,11 +56,19 @@ export function summaryText(s: ImportSummary): string {
   });
 }
 
+/// How long a removed document can be brought back.
+const REMOVE_UNDO_MS = 8000;
+
 export class LibraryPage {
   readonly element: HTMLElement;
   private readonly progress: HTMLElement;
   private readonly summary: HTMLElement;
-  private readonly list: HTMLElement;
+  private readonly list: DocumentList;
+  private readonly undoBar: HTMLElement;
+  // A removal that can still be undone: the row is hidden, the document still there.
+  private pendingRemoval: { doc: DocumentRecord; timer: number } | null = null;
+  // Paths dropped or picked while an import or rebuild was running: imported next.
+  private queued: string[] = [];
   private readonly sync: HTMLElement;
   private readonly embedding: HTMLElement;
   private readonly embeddingText: HTMLElement;
@@ -71,9 +80,15 @@ export class LibraryPage {
     private readonly onError: (e: unknown) => void,
     private readonly onChanged: () => void,
   ) {
-    this.progress = h("ol", { class: "import-progress", attrs: { "aria-live": "polite" } });
+    // Not a live region: a screen reader hears the summary, not one line per file.
+    this.progress = h("ol", { class: "import-progress" });
     this.summary = h("p", { class: "import-summary", testid: "library-import-summary", attrs: { role: "status" } });
-    this.list = h("div", { class: "documents" });
+    this.list = new DocumentList({
+      kindText,
+      onReimport: (path) => void this.import([path]),
+      onRemove: (doc) => this.remove(doc),
+    });
+    this.undoBar = h("p", { class: "undo-bar", testid: "library-undo-bar", attrs: { role: "status" } });
     this.sync = h("div", { class: "library-sync", testid: "library-sync", attrs: { role: "status", "aria-live": "polite" } });
     this.embeddingText = h("span", {});
     this.embeddingBar = h("progress", {});
@@ -105,7 +120,8 @@ export class LibraryPage {
       this.sync,
       this.embedding,
       h("h2", {}, t("documents")),
-      this.list,
+      this.undoBar,
+      this.list.element,
     );
     void ipc.onLibrarySynced((s) => {
       this.showSync(s);
@@ -115,6 +131,10 @@ export class LibraryPage {
     void ipc.librarySync().then((s) => this.showSync(s), this.onError);
     void ipc.onEmbeddingStatus((s) => this.showEmbedding(s));
     void ipc.embeddingStatus().then((s) => this.showEmbedding(s), this.onError);
+    // A rebuild asked for while questions are being answered starts when they are done.
+    void ipc.onRebuildWaiting((users) => {
+      if (this.busy) replace(this.summary, h("span", { testid: "rebuild-waiting", attrs: { role: "status" } }, t("rebuildWaiting", { n: users })));
+    });
     void ipc.onImportProgress((p) => {
       if (p.kind === "planned") {
         replace(this.summary, `${t("importing")} ${p.files}…`);
@@ -152,7 +172,54 @@ export class LibraryPage {
 
   async import(paths: string[]): Promise<void> {
     if (paths.length === 0) return;
+    if (this.busy) {
+      // Not lost: imported as soon as the running import or rebuild is done.
+      this.queued.push(...paths);
+      this.summary.dataset.queued = String(this.queued.length);
+      return;
+    }
     await this.run(t("importing"), async () => [summaryText(await ipc.importPaths(paths))]);
+  }
+
+  /// Removes a document after a moment in which it can be undone; a removal that fails
+  /// puts the row back and says why.
+  private remove(doc: DocumentRecord): void {
+    void this.commitRemoval();
+    this.list.setHidden(doc.id, true);
+    const timer = window.setTimeout(() => void this.commitRemoval(), REMOVE_UNDO_MS);
+    this.pendingRemoval = { doc, timer };
+    replace(
+      this.undoBar,
+      t("removedDocument", { title: doc.title }),
+      " ",
+      h("button", { testid: "library-undo", attrs: { type: "button" }, on: { click: () => this.undoRemoval() } }, t("undo")),
+    );
+  }
+
+  private undoRemoval(): void {
+    const pending = this.pendingRemoval;
+    if (!pending) return;
+    window.clearTimeout(pending.timer);
+    this.pendingRemoval = null;
+    this.list.setHidden(pending.doc.id, false);
+    replace(this.undoBar, t("removalUndone", { title: pending.doc.title }));
+  }
+
+  private async commitRemoval(): Promise<void> {
+    const pending = this.pendingRemoval;
+    if (!pending) return;
+    window.clearTimeout(pending.timer);
+    this.pendingRemoval = null;
+    replace(this.undoBar);
+    try {
+      await ipc.removeDocument(pending.doc.id);
+      await this.refresh();
+      this.onChanged();
+    } catch (e) {
+      this.onError(e);
+    } finally {
+      this.list.setHidden(pending.doc.id, false);
+    }
   }
 
   /// Rebuilds the index from every document's source file into a fresh database (the
@@ -202,64 +269,17 @@ export class LibraryPage {
     } finally {
       this.busy = false;
       this.rebuildButton.disabled = false;
+      const next = this.queued.splice(0);
+      delete this.summary.dataset.queued;
+      if (next.length) void this.import(next);
     }
   }
 
   async refresh(): Promise<void> {
     try {
-      const docs = await ipc.documents();
-      replace(this.list, docs.length ? this.table(docs) : h("p", { class: "empty" }, t("noDocuments")));
+      this.list.setDocuments(await ipc.documents());
     } catch (e) {
       this.onError(e);
     }
-  }
-
-  private table(docs: DocumentRecord[]): HTMLElement {
-    return h(
-      "table",
-      {},
-      h("thead", {}, h("tr", {}, ...[t("title"), t("kind"), t("pageCount"), t("chunks"), t("imported"), ""].map((c) => h("th", { attrs: { scope: "col" } }, c)))),
-      h(
-        "tbody",
-        {},
-        ...docs.map((d) =>
-          h(
-            "tr",
-            { class: d.missing ? "doc-missing" : "" },
-            h(
-              "td",
-              {},
-              h("span", { class: "doc-title" }, d.title),
-              d.missing ? h("span", { class: "badge badge-missing", testid: "doc-missing" }, t("missingOnDisk")) : null,
-              h("span", { class: "path" }, d.path),
-            ),
-            h("td", {}, kindText(d.kind)),
-            h("td", {}, d.page_count),
-            h("td", {}, d.chunks),
-            h("td", {}, new Date(d.imported_at * 1000).toLocaleString()),
-            h(
-              "td",
-              {},
-              h("button", { attrs: { type: "button" }, on: { click: () => void this.import([d.path]) } }, t("reindex")),
-              h(
-                "button",
-                {
-                  class: "danger",
-                  attrs: { type: "button", "aria-label": `${t("remove")} ${d.title}` },
-                  on: {
-                    click: () =>
-                      void ipc.removeDocument(d.id).then(() => {
-                        void this.refresh();
-                        this.onChanged();
-                      }, this.onError),
-                  },
-                },
-                t("remove"),
-              ),
-            ),
-          ),
-        ),
-      ),
-    );
   }
 }

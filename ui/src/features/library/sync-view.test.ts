@@ -19,6 +19,7 @@ function sync(overrides: Partial<LibrarySync> = {}): LibrarySync {
     ],
     unreachable: [],
     watching: ["/p"],
+    unwatched: [],
     at: 1_700_000_000,
     error: null,
     ...overrides,
@@ -55,6 +56,15 @@ describe("renderSync", () => {
     expect(root.querySelector("[data-testid=library-sync-changes]")).toBeNull();
     expect(root.textContent).toContain("找不到（文档已保留）");
     expect(root.textContent).toContain("/media/usb/制度");
+  });
+
+  it("names a folder that cannot be watched, and why, in the window's language", () => {
+    setLang("zh-CN");
+    const root = html(sync({ unwatched: [{ path: "/p/大文件夹", why: { code: "watch_limit" } }] }));
+    const line = root.querySelector("[data-testid=library-unwatched] li")?.textContent ?? "";
+    expect(line).toContain("/p/大文件夹");
+    expect(line).toContain("每 5 分钟");
+    expect(line).toContain("inotify");
   });
 
   it("shows why syncing stopped", () => {

@@ -39,6 +39,13 @@ export function renderSync(s: LibrarySync): Child[] {
     s.unreachable.length
       ? h("p", { class: "warning" }, t("syncUnreachable"), " ", ...s.unreachable.map((p) => h("span", { class: "path" }, p)))
       : null,
+    s.unwatched.length
+      ? h(
+          "ul",
+          { class: "warning sync-unwatched", testid: "library-unwatched" },
+          ...s.unwatched.map((u) => h("li", {}, t("syncUnwatched"), " ", h("span", { class: "path" }, u.path), " — ", sayProblem(u.why))),
+        )
+      : null,
     s.error ? h("p", { class: "error" }, t("syncError"), " ", s.error) : null,
   ];
 }

@@ -55,6 +55,7 @@ export class AnswerModelSection {
       h(
         "fieldset",
         { class: "answer-mode" },
+        h("legend", {}, t("answerModeLegend")),
         h("label", { class: "inline" }, this.extractive, t("answerModeExtractive")),
         h("label", { class: "inline" }, this.generated, t("answerModeGenerated")),
       ),

@@ -1,12 +1,27 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { DocumentView } from "../../bindings";
+import type { DocumentView, Located, Source } from "../../bindings";
 import { keepRecent, SourceViewer, type Target } from "./source-viewer";
 
 // The document views the viewer asks for, answered when a test says so.
 const pending = vi.hoisted(() => new Map<number, (view: DocumentView) => void>());
+// Where the backend finds each source now (by default: where it was).
+const located = vi.hoisted(() => new Map<number, Located | null>());
 vi.mock("../../ipc", () => ({
   ipc: {
     documentView: (id: number) => new Promise<DocumentView>((resolve) => pending.set(id, resolve)),
+    locateSource: (s: Source) =>
+      Promise.resolve(
+        located.has(s.doc_id)
+          ? located.get(s.doc_id)
+          : {
+              doc_id: s.doc_id,
+              status: "same",
+              char_start: s.char_start,
+              char_end: s.char_end,
+              highlight_start: s.highlight.char_start,
+              highlight_end: s.highlight.char_end,
+            },
+      ),
   },
 }));
 
@@ -37,12 +52,23 @@ function view(id: number, text: string): DocumentView {
 
 function target(id: number): Target {
   return {
+    n: 1,
+    chunk_id: id * 10,
     doc_id: id,
+    doc_path: `/docs/${id}.txt`,
     title: `Doc ${id}`,
+    kind: "text",
     heading: "",
     page_start: 1,
     page_end: 1,
-    highlight: { char_start: 0, char_end: 4, passage_char_start: 0, passage_char_end: 4, text: "" },
+    char_start: 0,
+    char_end: 4,
+    text: "Text",
+    highlight: { char_start: 0, char_end: 4, passage_char_start: 0, passage_char_end: 4, text: "Text" },
+    score: 1,
+    in_context: true,
+    matched_terms: [],
+    why: { keyword: 1, passage_vector: null, sentence_vector: null, cosine: null, sentence_cosine: null, rerank: null, fused: 1 },
   };
 }
 
@@ -73,6 +99,7 @@ describe("SourceViewer", () => {
     const viewer = new SourceViewer(() => {});
     const opening = viewer.open(target(1));
     expect(viewer.element.hidden).toBe(false);
+    await settle();
     viewer.close();
     pending.get(1)?.(view(1, "Text of one"));
     await opening;
@@ -86,6 +113,7 @@ describe("SourceViewer", () => {
     const viewer = new SourceViewer(() => {});
     const first = viewer.open(target(1));
     const second = viewer.open(target(2));
+    await settle();
     pending.get(2)?.(view(2, "Text of two"));
     await second;
     pending.get(1)?.(view(1, "Text of one"));
@@ -94,5 +122,33 @@ describe("SourceViewer", () => {
     expect(viewer.element.hidden).toBe(false);
     expect(viewer.element.dataset.doc).toBe("/docs/2.txt");
     expect(viewer.element.querySelector(".doc-text")?.textContent).toBe("Text of two");
+  });
+
+  it("finds a source again under its new id, and says when its text has changed", async () => {
+    const viewer = new SourceViewer(() => {});
+    // Rebuilt: document 1 is now 7, and the passage moved by 5 characters.
+    located.set(1, { doc_id: 7, status: "moved", char_start: 5, char_end: 9, highlight_start: 5, highlight_end: 9 });
+    const moved = viewer.open(target(1));
+    await settle();
+    pending.get(7)?.(view(7, "New. Text of one"));
+    await moved;
+    expect(viewer.element.dataset.located).toBe("moved");
+    expect(viewer.element.querySelector("[data-testid=source-highlight]")?.textContent).toBe("Text");
+    expect(viewer.element.querySelector("[data-testid=source-changed]")).toBeNull();
+
+    // Edited: the passage is no longer in the file.
+    located.set(2, { doc_id: 8, status: "changed", char_start: 0, char_end: 4, highlight_start: 0, highlight_end: 4 });
+    const changed = viewer.open(target(2));
+    await settle();
+    pending.get(8)?.(view(8, "Entirely new wording."));
+    await changed;
+    expect(viewer.element.querySelector("[data-testid=source-changed]")?.textContent).toContain("Text");
+    expect(viewer.element.querySelector("[data-testid=source-highlight]")).toBeNull();
+
+    // Removed from the library.
+    located.set(3, null);
+    await viewer.open(target(3));
+    expect(viewer.element.querySelector("[data-testid=source-gone]")?.textContent).toContain("/docs/3.txt");
+    located.clear();
   });
 });

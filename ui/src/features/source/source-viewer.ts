@@ -1,7 +1,7 @@
 // The source viewer beside the answer: opens a cited passage in its document — the
 // PDF page, or the Markdown/text document — highlighted and scrolled into view.
 
-import type { DocumentView, Highlight } from "../../bindings";
+import type { DocumentView, Source } from "../../bindings";
 import { openPdf, type PdfView } from "./pdf-view";
 import { h, replace, scrollWithin } from "../../dom";
 import { pageLabel, t } from "../../i18n";
@@ -9,15 +9,9 @@ import { ipc } from "../../ipc";
 import { renderMarkdown } from "./markdown-view";
 import { renderTextWithHighlight } from "./text-view";
 
-/// What the viewer needs to show a passage.
-export interface Target {
-  doc_id: number;
-  title: string;
-  heading: string;
-  page_start: number;
-  page_end: number;
-  highlight: Highlight;
-}
+/// What the viewer needs to show a passage: a cited source (as an answer, fresh or
+/// from History, lists it).
+export type Target = Source;
 
 /// Document texts and layouts kept.
 const MAX_VIEWS = 8;
@@ -62,9 +56,37 @@ export class SourceViewer {
   // does nothing more when its loading ends (it would show a source no longer asked for).
   private generation = 0;
 
+  /// The cited document is no longer in the library (removed, or its file gone).
+  private showGone(target: Target): void {
+    delete this.element.dataset.doc;
+    replace(
+      this.header,
+      h("div", { class: "viewer-title" }, h("strong", {}, target.title)),
+      h("div", { class: "viewer-actions" },
+        h("button", { attrs: { type: "button", "aria-label": t("close") }, on: { click: () => this.close() } }, "×"),
+      ),
+    );
+    replace(
+      this.body,
+      h("div", { class: "viewer-note", testid: "source-gone", attrs: { role: "note" } },
+        t("sourceGone", { path: target.doc_path }),
+        h("details", {}, h("summary", {}, t("sourceAsCited")), h("blockquote", { class: "quote" }, target.text)),
+      ),
+    );
+  }
+
+  // Where focus was when the viewer opened (a citation chip), to give it back on close.
+  private returnFocus: HTMLElement | null = null;
+
   close(): void {
     this.generation++;
+    // Focus inside the viewer goes back where it came from; focus elsewhere (the
+    // question box, when a new question closes the viewer) stays where it is.
+    const active = document.activeElement;
+    const hadFocus = active instanceof Node && this.element.contains(active);
     this.element.hidden = true;
+    if (hadFocus && this.returnFocus?.isConnected) this.returnFocus.focus();
+    this.returnFocus = null;
     this.dropPdf();
     this.body.replaceChildren();
   }
@@ -83,21 +105,33 @@ export class SourceViewer {
   async open(target: Target): Promise<void> {
     const generation = ++this.generation;
     const current = () => generation === this.generation;
+    const active = document.activeElement;
+    if (active instanceof HTMLElement && !this.element.contains(active) && active !== document.body) this.returnFocus = active;
     // Nothing of the previous document stays visible while this one loads.
     replace(this.body, h("p", { class: "busy", attrs: { role: "status" } }, "…"));
     this.element.hidden = false;
     try {
-      let view = this.cache.get(target.doc_id);
-      if (!view) view = await ipc.documentView(target.doc_id);
-      keepRecent(this.cache, target.doc_id, view, MAX_VIEWS);
+      // Found again by its file and its own text: ids and offsets of an answer given
+      // before a rebuild or an edit no longer point at it.
+      const found = await ipc.locateSource(target);
+      if (!current()) return;
+      if (!found) {
+        this.showGone(target);
+        return;
+      }
+      const changed = found.status === "changed";
+      let view = this.cache.get(found.doc_id);
+      if (!view) view = await ipc.documentView(found.doc_id);
+      keepRecent(this.cache, found.doc_id, view, MAX_VIEWS);
       if (!current()) return;
       const doc = view.document;
       const page =
-        view.pages.find((p) => p.char_start <= target.highlight.char_start && target.highlight.char_start < p.char_end)
-          ?.page_no ?? target.page_start;
+        view.pages.find((p) => p.char_start <= found.highlight_start && found.highlight_start < p.char_end)?.page_no ??
+        target.page_start;
       this.element.hidden = false;
       this.element.dataset.doc = doc.path;
       this.element.dataset.page = String(page);
+      this.element.dataset.located = found.status;
       const pageText = h("span", { class: "viewer-page" }, pageLabel(page, page));
       this.pageText = pageText;
       replace(
@@ -108,6 +142,16 @@ export class SourceViewer {
           h("button", { attrs: { type: "button", "aria-label": t("close") }, on: { click: () => this.close() } }, "×"),
         ),
       );
+      // A passage no longer in the file: said, with its words as they were cited, and
+      // the document as it is now (nothing in it is marked as the passage).
+      const notice = changed
+        ? h(
+            "div",
+            { class: "viewer-note", testid: "source-changed", attrs: { role: "note" } },
+            t("sourceChanged"),
+            h("details", {}, h("summary", {}, t("sourceAsCited")), h("blockquote", { class: "quote" }, target.text)),
+          )
+        : null;
       if (doc.kind === "pdf") {
         if (this.pdf?.id !== doc.id) {
           this.dropPdf();
@@ -118,14 +162,16 @@ export class SourceViewer {
           this.pdf = { id: doc.id, view };
         }
         const pdf = this.pdf.view;
-        replace(this.body, pdf.element);
-        await pdf.show(page, target.highlight.text);
+        replace(this.body, notice, pdf.element);
+        await pdf.show(page, changed ? null : target.highlight.text);
       } else {
         this.dropPdf();
-        const { char_start: start, char_end: end } = target.highlight;
+        const start = found.highlight_start;
+        const end = changed ? start : found.highlight_end;
         const note = view.layout_note;
         replace(
           this.body,
+          notice,
           note
             ? h("p", { class: "viewer-note", attrs: { role: "note" } },
                 note.code === "changed" ? t("layoutChanged") : `${t("layoutUnreadable")} ${note.message}`)
@@ -133,8 +179,15 @@ export class SourceViewer {
           view.layout ? renderMarkdown(view.text, view.layout, start, end) : renderTextWithHighlight(view.text, start, end),
         );
         const mark = this.body.querySelector("mark");
+        if (mark && changed) {
+          // Only where the passage was: not a highlight.
+          mark.className = "source-was-here";
+          delete mark.dataset.testid;
+        }
         if (mark) scrollWithin(this.body, mark);
       }
+      // The viewer takes focus (a screen reader reads the source; Esc closes it).
+      if (current()) this.body.focus({ preventScroll: true });
     } catch (e) {
       // A failure of an open since superseded is about a source no longer asked for.
       if (current()) this.onError(e);

@@ -1,0 +1,101 @@
+import { describe, expect, it, vi } from "vitest";
+import type { DocumentRecord, ImportSummary } from "../../bindings";
+import { setLang } from "../../i18n";
+import { LibraryPage } from "./library-page";
+
+// The backend as the Library sees it: imports that finish when a test says so, and a
+// removal that fails.
+const backend = vi.hoisted(() => ({
+  imports: [] as { paths: string[]; finish: () => void }[],
+  removeFails: false,
+  removed: [] as number[],
+}));
+vi.mock("@tauri-apps/plugin-dialog", () => ({ open: () => Promise.resolve(null) }));
+vi.mock("../../ipc", () => {
+  const never = () => Promise.resolve(() => {});
+  const summary: ImportSummary = { files: [], elapsed_ms: 0, embedding: null } as unknown as ImportSummary;
+  return {
+    ipc: {
+      onLibrarySynced: never,
+      onEmbeddingStatus: never,
+      onImportProgress: never,
+      onRebuildWaiting: never,
+      librarySync: () => new Promise(() => {}),
+      embeddingStatus: () => new Promise(() => {}),
+      documents: () => Promise.resolve([doc(1), doc(2)]),
+      importPaths: (paths: string[]) =>
+        new Promise<ImportSummary>((resolve) => backend.imports.push({ paths, finish: () => resolve(summary) })),
+      removeDocument: (id: number) => {
+        if (backend.removeFails) return Promise.reject(new Error("database is locked"));
+        backend.removed.push(id);
+        return Promise.resolve(true);
+      },
+    },
+  };
+});
+
+function doc(id: number): DocumentRecord {
+  return {
+    id,
+    path: `/p/${id}.md`,
+    kind: "markdown",
+    title: `Policy ${id}`,
+    sha256: "",
+    size_bytes: 1,
+    mtime: null,
+    page_count: 1,
+    imported_at: 0,
+    status: "indexed",
+    warnings: [],
+    chunker_version: 1,
+    chunks: 1,
+    missing: false,
+  };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 0));
+
+describe("LibraryPage", () => {
+  it("imports files dropped during an import once it is done, not never", async () => {
+    setLang("en");
+    const page = new LibraryPage(() => {}, () => {});
+    const first = page.import(["/drop/a.md"]);
+    await settle();
+    await page.import(["/drop/b.md", "/drop/c.md"]);
+    expect(backend.imports.map((i) => i.paths)).toEqual([["/drop/a.md"]]);
+    backend.imports[0]?.finish();
+    await first;
+    await settle();
+    expect(backend.imports.map((i) => i.paths)).toEqual([["/drop/a.md"], ["/drop/b.md", "/drop/c.md"]]);
+    backend.imports[1]?.finish();
+    await settle();
+    backend.imports.length = 0;
+  });
+
+  it("a removal can be undone, and one that fails puts the row back and says why", async () => {
+    vi.useFakeTimers();
+    const errors: unknown[] = [];
+    const page = new LibraryPage((e) => errors.push(e), () => {});
+    await page.refresh();
+    const titles = () => [...page.element.querySelectorAll(".doc-title")].map((t) => t.textContent);
+    expect(titles()).toEqual(["Policy 1", "Policy 2"]);
+    const remove = (id: number) =>
+      page.element.querySelector<HTMLButtonElement>(`[data-doc-id="${id}"][data-action="remove"]`)?.click();
+
+    remove(1);
+    expect(titles()).toEqual(["Policy 2"]);
+    page.element.querySelector<HTMLButtonElement>("[data-testid=library-undo]")?.click();
+    expect(titles()).toEqual(["Policy 1", "Policy 2"]);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(backend.removed).toEqual([]);
+
+    backend.removeFails = true;
+    remove(2);
+    expect(titles()).toEqual(["Policy 1"]);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(String(errors[0])).toContain("database is locked");
+    expect(titles()).toEqual(["Policy 1", "Policy 2"]);
+    backend.removeFails = false;
+    vi.useRealTimers();
+  });
+});
