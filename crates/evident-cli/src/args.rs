@@ -172,6 +172,10 @@ pub enum Command {
         /// Leave out the built-in synonyms (to measure what they add).
         #[arg(long)]
         no_synonyms: bool,
+        /// Leave out one built-in synonym line, as written (e.g. "公司 = 用人单位"; may be
+        /// given more than once), to measure what it adds.
+        #[arg(long, value_name = "LINE")]
+        synonyms_without: Vec<String>,
         /// Ask the questions of these documents instead of the set's own `docs/`
         /// (none is then answerable; measures refusals).
         #[arg(long, value_name = "DIR")]

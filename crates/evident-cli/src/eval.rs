@@ -38,6 +38,8 @@ pub struct EvalArgs<'a> {
     pub modes: &'a [String],
     pub signals_out: Option<&'a Path>,
     pub synonyms: bool,
+    /// Built-in synonym lines left out (to measure what each adds).
+    pub synonyms_without: &'a [String],
     pub against: Option<&'a Path>,
     pub floor: f64,
     pub sweep_floor: bool,
@@ -325,7 +327,7 @@ fn evaluate(
     mut signals: Option<&mut std::io::BufWriter<std::fs::File>>,
 ) -> anyhow::Result<ModeReport> {
     let aliases = if a.synonyms {
-        Aliases::builtin()
+        Aliases::builtin_except(a.synonyms_without)
     } else {
         Aliases::default()
     };

@@ -271,6 +271,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             k,
             docs,
             no_synonyms,
+            synonyms_without,
             against,
             floor,
             sweep_floor,
@@ -301,6 +302,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 modes: &modes,
                 signals_out: signals_out.as_deref(),
                 synonyms: !no_synonyms,
+                synonyms_without: &synonyms_without,
                 against: against.as_deref(),
                 floor,
                 sweep_floor,
@@ -329,6 +331,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 bench_grounding::run(&dir, limit, json)?
             };
             if json {
+                // "synthetic" is the regression smoke test, not an accuracy figure.
                 let both = serde_json::json!({ "claims": claims, "synthetic": synthetic });
                 println!("{}", serde_json::to_string_pretty(&both)?);
             }
@@ -442,38 +445,59 @@ fn search_options(
 fn config_cmd(db: &Path, a: &args::EmbedArgs, r: &args::RerankArgs) -> anyhow::Result<ExitCode> {
     use evident_core::settings::Settings;
     let path = Settings::path_for(db);
-    let mut settings = Settings::load(&path)?;
     let mut out = std::io::stdout();
     let embed_changed =
         a.no_embed || a.embed_url.is_some() || a.embed_prompt.is_some() || a.embed_gguf.is_some();
     let rerank_changed = r.no_rerank || r.rerank_url.is_some();
-    if embed_changed {
-        settings.embeddings = semantic::server_settings(db, a)?;
-        if a.no_embed {
-            settings.builtin.enabled = false;
-        }
-        if let Some(file) = &a.embed_gguf {
-            // The built-in model is wanted: it is used only while no server is set up.
-            settings.embeddings = None;
-            settings.builtin.enabled = true;
-            settings.builtin.file =
-                (!file.trim().eq_ignore_ascii_case("auto")).then(|| std::path::PathBuf::from(file));
-            if let Some(file) = &settings.builtin.file {
-                anyhow::ensure!(file.is_file(), "{}: no such file", file.display());
+    // Worked out before the file is locked: the new servers' settings.
+    let embeddings = if embed_changed {
+        Some(semantic::server_settings(db, a)?)
+    } else {
+        None
+    };
+    let rerank = if rerank_changed {
+        Some(semantic::rerank_settings(db, r)?)
+    } else {
+        None
+    };
+    if let Some(file) = a
+        .embed_gguf
+        .as_deref()
+        .filter(|f| !f.trim().eq_ignore_ascii_case("auto"))
+    {
+        let file = std::path::Path::new(file);
+        anyhow::ensure!(file.is_file(), "{}: no such file", file.display());
+    }
+    let settings = if embed_changed || rerank_changed {
+        // Changed under the file's lock, so a change the app makes meanwhile is kept.
+        let settings = Settings::update(&path, |settings| {
+            if let Some(embeddings) = embeddings {
+                settings.embeddings = embeddings;
+                if a.no_embed {
+                    settings.builtin.enabled = false;
+                }
             }
-        }
-    }
-    if rerank_changed {
-        settings.rerank = semantic::rerank_settings(db, r)?;
-    }
-    if embed_changed || rerank_changed {
-        // Refuse settings that cannot work before they are saved.
-        for s in settings.embeddings.iter().chain(&settings.rerank) {
-            evident_core::model::ModelServer::new(s.config())?;
-        }
-        settings.save(&path)?;
+            if let Some(file) = &a.embed_gguf {
+                // The built-in model is wanted: it is used only while no server is set up.
+                settings.embeddings = None;
+                settings.builtin.enabled = true;
+                settings.builtin.file = (!file.trim().eq_ignore_ascii_case("auto"))
+                    .then(|| std::path::PathBuf::from(file));
+            }
+            if let Some(rerank) = rerank {
+                settings.rerank = rerank;
+            }
+            // Refuse settings that cannot work before they are saved.
+            for s in settings.embeddings.iter().chain(&settings.rerank) {
+                evident_core::model::ModelServer::new(s.config())?;
+            }
+            Ok(settings.clone())
+        })?;
         writeln!(out, "saved {}", path.display())?;
-    }
+        settings
+    } else {
+        Settings::load(&path)?
+    };
     let keyed = |s: &evident_core::settings::ServerSettings| {
         if s.api_key.is_some() {
             " (with an API key)"
