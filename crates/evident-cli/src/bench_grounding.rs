@@ -1,5 +1,12 @@
-//! `evident bench-grounding`: how well the grounding check tells faithful sentences
-//! from corrupted ones, built from the datasets' gold answers.
+//! `evident bench-grounding`'s second half: a **regression smoke test** of the
+//! grounding check, not a measure of its accuracy.
+//!
+//! Its corruptions are made by rules, one of them ([`flip_negation`]) with the
+//! checker's own negation reader: a checker is bound to catch the mistakes it was used
+//! to make, so a high rate here proves only that nothing that used to be caught has
+//! stopped being caught. How well the check does on mistakes nobody built from its
+//! rules is what the hand-checked claims measure ([`crate::bench_claims`], held-out and
+//! blind splits).
 //!
 //! For a question whose answer-bearing passage is retrieved, the passage sentence that
 //! holds the gold answer is the faithful claim: copied with its citation, lightly
@@ -265,6 +272,11 @@ pub fn run(eval_dir: &Path, limit: usize, json: bool) -> anyhow::Result<serde_js
         return Ok(value);
     }
     let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "Regression smoke test (rule-made corruptions, some by the checker's own negation \
+         reader: not an accuracy figure; see the hand-checked claims for that)"
+    )?;
     for r in &reports {
         writeln!(
             out,

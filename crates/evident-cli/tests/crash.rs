@@ -230,6 +230,60 @@ fn check(db: &std::path::Path, round: usize) {
         partial, 0,
         "round {round}: a document without pages or chunks"
     );
+    // Every document is whole: its chunks are numbered 0, 1, 2 … without a gap, each
+    // is the document's own text at its offsets, and together they cover all of it
+    // but white space (a killed import must not leave half a document's chunks).
+    let mut docs = conn.prepare("SELECT id FROM documents").expect("prepare");
+    let ids: Vec<i64> = docs
+        .query_map([], |r| r.get(0))
+        .expect("ids")
+        .collect::<Result<_, _>>()
+        .expect("ids");
+    for id in ids {
+        let text: String = conn
+            .query_row(
+                "SELECT coalesce(group_concat(text, ''), '') FROM (SELECT text FROM pages WHERE doc_id = ?1 ORDER BY page_no)",
+                [id],
+                |r| r.get(0),
+            )
+            .expect("pages");
+        let chars: Vec<char> = text.chars().collect();
+        let mut stmt = conn
+            .prepare("SELECT ordinal, char_start, char_end, text FROM chunks WHERE doc_id = ?1 ORDER BY ordinal")
+            .expect("prepare");
+        let chunks: Vec<(i64, usize, usize, String)> = stmt
+            .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .expect("chunks")
+            .collect::<Result<_, _>>()
+            .expect("chunks");
+        let mut covered_to = 0usize;
+        for (i, (ordinal, start, end, chunk_text)) in chunks.iter().enumerate() {
+            assert_eq!(
+                *ordinal, i as i64,
+                "round {round}: document {id}'s chunk ordinals skip"
+            );
+            assert!(
+                start <= end && *end <= chars.len(),
+                "round {round}: document {id} chunk {i} lies outside its text"
+            );
+            let at: String = chars[*start..*end].iter().collect();
+            assert_eq!(
+                &at, chunk_text,
+                "round {round}: document {id} chunk {i} is not the text at its offsets"
+            );
+            let gap: String = chars[covered_to.min(*start)..*start].iter().collect();
+            assert!(
+                gap.trim().is_empty(),
+                "round {round}: document {id} has text no chunk holds: {gap:?}"
+            );
+            covered_to = covered_to.max(*end);
+        }
+        let rest: String = chars[covered_to.min(chars.len())..].iter().collect();
+        assert!(
+            rest.trim().is_empty(),
+            "round {round}: document {id} ends with text no chunk holds: {rest:?}"
+        );
+    }
     let chunks = common::count(db, "SELECT count(*) FROM chunks");
     let index = common::count(db, "SELECT count(*) FROM chunk_index_docsize");
     assert_eq!(chunks, index, "round {round}: index rows match chunks");

@@ -45,18 +45,45 @@ fn a_generated_answer_has_the_extractive_answers_shape_and_every_sentence_checke
         run["model"].as_str().map(|m| m.starts_with(LLAMA_MODEL)),
         Some(true)
     );
+    // Whichever answer is shown, the reason for it must be true of the model's own text.
+    let raw = run["raw_text"].as_str().unwrap_or_default();
+    let cites = raw.split('[').skip(1).any(|rest| {
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        !digits.is_empty() && rest[digits.len()..].starts_with(']')
+    });
+    let numbers: Vec<u64> = first["sources"]
+        .as_array()
+        .map(|s| s.iter().filter_map(|s| s["n"].as_u64()).collect())
+        .unwrap_or_default();
     match first["mode"].as_str() {
         Some("generated") => {
+            // Used: the model cited passages, and every citation is one it was given.
+            assert!(cites, "a model answer without a citation was used: {raw:?}");
             assert!(first["fallback_reason"].is_null());
             let sentences = first["sentences"].as_array().expect("sentences");
             assert!(!sentences.is_empty() || first["status"] == "not_found");
             for s in sentences {
                 assert!(s["verdict"].is_string(), "{s}");
+                for c in s["citations"].as_array().into_iter().flatten() {
+                    let n = c.as_u64().unwrap_or(0);
+                    assert!(
+                        numbers.contains(&n) || s["verdict"] == "unsupported",
+                        "[{n}] is not among the sources {numbers:?} and is not flagged: {s}"
+                    );
+                }
             }
         }
         Some("extractive") => {
-            // A 135M model may write no citation: the fallback says so.
-            assert!(first["fallback_reason"].is_string(), "{first}");
+            // Not used: the reason given must be what is wrong with the model's text.
+            let code = first["fallback"]["code"].as_str().unwrap_or_default();
+            match code {
+                "model_cited_nothing" => assert!(!cites, "said to cite nothing, but: {raw:?}"),
+                "model_said_nothing" => assert!(raw.trim().is_empty(), "said to be empty: {raw:?}"),
+                "model_failed" | "model_cut_short" => {
+                    assert!(first["fallback_reason"].is_string(), "{first}")
+                }
+                other => panic!("an extractive answer with no true reason ({other:?}): {first}"),
+            }
         }
         other => panic!("mode {other:?}"),
     }

@@ -139,8 +139,15 @@ fn a_model_that_moves_a_number_to_another_tier_is_flagged_red() {
     let (answer, _) = ask_with(&store, REIMBURSE, &client(&server.url, "smollm2"));
     assert_eq!(answer.mode, Mode::Generated);
     let first = &answer.sentences[0];
-    assert_ne!(first.verdict, Verdict::Supported, "{first:?}");
-    assert!(!first.reasons.is_empty(), "a flag says why");
+    assert_eq!(first.verdict, Verdict::Unsupported, "{first:?}");
+    assert!(
+        first
+            .reasons
+            .iter()
+            .any(|r| r.contains("5,000") && r.contains("20,000")),
+        "the flag says 5,000 is another tier's number and what this tier's is: {:?}",
+        first.reasons
+    );
 }
 
 #[test]

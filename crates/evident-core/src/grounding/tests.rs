@@ -280,7 +280,20 @@ fn a_relevant_contradiction_is_a_conflict_not_hidden_by_weak_support() {
         passage(2, "第十二条 单笔报销须在费用发生后60日内提交财务部。"),
     ];
     let v = check("单笔报销须在费用发生后30日内提交财务部。", &ps);
-    assert_ne!(v[0].verdict, Verdict::Supported, "{:?}", v[0].reasons);
+    // Amber, not green: the passage that states the same rule for 单笔报销 says 60日.
+    assert_eq!(
+        v[0].verdict,
+        Verdict::PartiallySupported,
+        "{:?}",
+        v[0].reasons
+    );
+    assert!(
+        v[0].reasons
+            .iter()
+            .any(|r| r.contains("[2]") && r.contains("says otherwise")),
+        "the reason names the passage that contradicts it: {:?}",
+        v[0].reasons
+    );
 }
 
 #[test]
@@ -330,10 +343,16 @@ fn a_sentence_of_two_statements_is_judged_statement_by_statement() {
         "仲裁庭提前三天书面通知开庭日期和地点，当事人想延期开庭的，要在开庭五天前提出。",
         &arbitration,
     );
-    assert_ne!(
+    assert_eq!(
         v,
-        Verdict::Supported,
+        Verdict::Unsupported,
         "two tiers' numbers swapped: {reasons:?}"
+    );
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.contains("三天") && r.contains("五日") && r.contains("仲裁庭")),
+        "the reason says whose number 三天 is and what 仲裁庭's is: {reasons:?}"
     );
 }
 
@@ -347,7 +366,15 @@ fn a_claim_that_calls_one_condition_enough_drops_the_others() {
         "用人单位只要提前三十日向工会或全体职工说明情况，就可以裁减人员。",
         &law,
     );
-    assert_ne!(v, Verdict::Supported, "{reasons:?}");
+    assert_eq!(v, Verdict::PartiallySupported, "{reasons:?}");
+    assert!(
+        reasons.iter().any(|r| r.contains("只要")),
+        "the reason names the word that calls one condition enough: {reasons:?}"
+    );
+    assert!(
+        reasons.iter().any(|r| r.contains("濒临破产")),
+        "and the conditions the sentence leaves out: {reasons:?}"
+    );
 }
 
 #[test]
