@@ -414,6 +414,41 @@ def model_answers(driver, data: Path) -> None:
               f"Stop ends the model's answer and shows the extractive one ({note[0].text if note else ''})")
         shot(driver, "17-model-stopped")
 
+        # A rebuild asked for while an answer is being written waits for that answer,
+        # says so, and holds nothing else up: other tabs work and Stop still stops.
+        box = by_testid(driver, "question")
+        box.clear()
+        box.send_keys("What does the travel policy say about meals and lodging when travelling?")
+        driver.execute_script("document.querySelector('.ask-page .result').replaceChildren()")
+        box.send_keys(Keys.ENTER)
+        WebDriverWait(driver, 30, poll_frequency=0.02).until(
+            lambda d: d.find_element(By.CSS_SELECTOR, ".ask-page .result [data-testid='stop']"))
+        by_testid(driver, "tab-library").click()
+        by_testid(driver, "library-rebuild").click()
+        try:
+            waiting = WebDriverWait(driver, 10, poll_frequency=0.05).until(
+                lambda d: d.find_element(By.CSS_SELECTOR, "[data-testid='rebuild-waiting']")).text
+        except Exception as e:  # noqa: BLE001 — reported, then the scenario goes on
+            waiting = f"(none: {type(e).__name__})"
+        still_writing = bool(driver.find_elements(By.CSS_SELECTOR, ".ask-page .result [data-testid='stop']"))
+        check("1" in waiting and still_writing,
+              f"a rebuild asked for during a model answer says it waits for it ({waiting!r})")
+        shot(driver, "17b-rebuild-waits-for-answer")
+        began = time.perf_counter()
+        entries = history_entries(driver)
+        check(bool(entries) and time.perf_counter() - began < 5,
+              f"History opens while the rebuild waits ({len(entries)} entries, {time.perf_counter() - began:.1f} s)")
+        by_testid(driver, "tab-ask").click()
+        stop_buttons = driver.find_elements(By.CSS_SELECTOR, ".ask-page .result [data-testid='stop']")
+        if stop_buttons:
+            stop_buttons[0].click()
+        by_testid(driver, "tab-library").click()
+        summary = WebDriverWait(driver, 120, poll_frequency=0.1).until(
+            lambda d: d.find_element(By.CSS_SELECTOR, "[data-testid='library-import-summary'][data-done='true']"))
+        check("failed 0" in summary.text.replace("失败 0", "failed 0"),
+              f"the rebuild runs once the answer is done ({summary.text[:80]})")
+        by_testid(driver, "tab-ask").click()
+
         # The same in the Chinese window: the settings and why the model's text was not used.
         previous = driver.execute_script("return localStorage.getItem('evident.lang')")
         driver.execute_script("localStorage.setItem('evident.lang', 'zh-CN')")
@@ -463,6 +498,57 @@ def sync_line(driver) -> str:
         "return document.querySelector('[data-testid=library-sync-changes]')?.textContent ?? ''")
 
 
+def open_from_history(driver, question: str) -> None:
+    """Reopens the past answer to `question` from History and clicks its citation [1]."""
+    by_testid(driver, "tab-history").click()
+    # Found and clicked in the page in one step: the list is redrawn when History opens.
+    WebDriverWait(driver, 10, poll_frequency=0.1).until(lambda d: d.execute_script(
+        "const b = [...document.querySelectorAll('[data-testid=history-entry] button')]"
+        ".find(b => b.textContent === arguments[0]); if (b) b.click(); return !!b;", question))
+    WebDriverWait(driver, 10).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, ".ask-page .result [data-testid='citation'][data-n='1']"))
+    driver.find_element(By.CSS_SELECTOR, ".ask-page .result [data-testid='citation'][data-n='1']").click()
+    WebDriverWait(driver, 10, poll_frequency=0.05).until(
+        lambda d: d.execute_script(
+            "const v = document.querySelector('[data-testid=source-viewer]');"
+            "return !v.hidden && !!v.dataset.located && !v.querySelector('.busy')"))
+
+
+def reopened_sources(driver, docs: Path) -> None:
+    """An answer given before two rebuilds opens its source where it is now; once the
+    policy is edited so the passage is gone, reopening it says so instead of marking
+    whatever now sits at the old offsets."""
+    question = "单笔报销超过多少需要分管副总审批？"
+    open_from_history(driver, question)
+    state = driver.execute_script(
+        "const v = document.querySelector('[data-testid=source-viewer]');"
+        "return [v.dataset.located, v.querySelector('[data-testid=source-highlight]')?.textContent ?? '']")
+    check(state[0] in ("same", "moved") and "20,000" in state[1],
+          f"an answer from before two rebuilds opens its passage, found again by its text ({state})")
+    policy = docs / "报销与请假制度.md"
+    original = policy.read_text(encoding="utf-8")
+    edited = original.replace("单笔报销超过20,000元", "单笔报销超过25,000元（自下月起）")
+    check(edited != original, "the policy holds the cited sentence to edit")
+    try:
+        policy.write_text(edited, encoding="utf-8")
+        by_testid(driver, "tab-library").click()
+        WebDriverWait(driver, 40, poll_frequency=0.2).until(
+            lambda d: (t := sync_line(d)) and ("updated 1" in t or "更新 1" in t))
+        open_from_history(driver, question)
+        changed = driver.execute_script(
+            "const v = document.querySelector('[data-testid=source-viewer]');"
+            "return [v.dataset.located, v.querySelector('[data-testid=source-changed]')?.textContent ?? '',"
+            " !!v.querySelector('[data-testid=source-highlight]')]")
+        check(changed[0] == "changed" and ("changed" in changed[1] or "改变" in changed[1]) and not changed[2],
+              f"after the policy was edited, reopening the old answer says its passage changed and marks nothing ({changed})")
+        shot(driver, "13b-source-changed-since-answer")
+    finally:
+        policy.write_text(original, encoding="utf-8")
+    by_testid(driver, "tab-library").click()
+    WebDriverWait(driver, 40, poll_frequency=0.2).until(
+        lambda d: (t := sync_line(d)) and ("updated 1" in t or "更新 1" in t))
+
+
 def word_and_watched_folder(driver, data: Path, docs: Path) -> None:
     """A Word file dropped on the window answers a question and opens rendered; a file
     saved into the dropped folder is picked up by itself, and so is its deletion."""
@@ -479,7 +565,7 @@ def word_and_watched_folder(driver, data: Path, docs: Path) -> None:
     check("failed 0" in summary.text.replace("失败 0", "failed 0") and any(x in summary.text for x in ("imported 1", "导入 1")),
           f"dropping a Word file imports it ({summary.text})")
     kinds = driver.execute_script(
-        "return [...document.querySelectorAll('.documents td')].map(td => td.textContent).filter(t => t === 'Word').length")
+        "return [...document.querySelectorAll('.documents .doc-kind')].map(td => td.textContent).filter(t => t === 'Word').length")
     check(kinds == 1, f"the Library lists it as a Word document ({kinds})")
     by_testid(driver, "tab-ask").click()
     ask(driver, "附表由哪个部门更新？")
@@ -1072,18 +1158,31 @@ def main() -> int:
         check(history_entries(driver) == history_before,
               "Rebuild index keeps every past question and its feedback")
         # A source file gone since it was imported: the rebuild names it in the window.
-        gone = docs / "hostile.txt"
-        gone.rename(data / "hostile.txt.away")
+        # A watched folder on a drive that is unplugged keeps its documents (sync does
+        # not remove them), but a rebuild cannot read them again, and names them.
+        drive = data / "移动硬盘"
+        drive.mkdir()
+        (drive / "门禁补充规定.txt").write_text("门禁补充规定\n\n访客离开时须交还临时门禁卡。\n", encoding="utf-8")
+        imported = driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "window.__TAURI_INTERNALS__.invoke('import_paths', {paths: [arguments[0]]})"
+            ".then(s => done(s.files.length), e => done(String(e?.message ?? e)))", str(drive))
+        check(imported == 1, f"the drive's folder is imported and watched ({imported})")
+        time.sleep(1.5)  # the sync pass after the import starts watching it
+        drive.rename(data / "移动硬盘.away")
         by_testid(driver, "tab-library").click()
+        WebDriverWait(driver, 30, poll_frequency=0.1).until(
+            lambda d: "移动硬盘" in d.execute_script(
+                "return document.querySelector('[data-testid=library-sync] .warning')?.textContent ?? ''"))
         by_testid(driver, "library-rebuild").click()
         lost = WebDriverWait(driver, 60, poll_frequency=0.1).until(
             lambda d: d.find_element(By.CSS_SELECTOR, "[data-testid='library-import-summary'][data-done='true']")
         )
         named = driver.find_elements(By.CSS_SELECTOR, "[data-testid='rebuild-not-reread']")
-        check(bool(named) and "hostile.txt" in named[0].text,
+        check(bool(named) and "门禁补充规定.txt" in named[0].text,
               f"a rebuild names the document it could no longer read ({lost.text})")
         shot(driver, "10b-rebuild-names-missing")
-        (data / "hostile.txt.away").rename(gone)
+        (data / "移动硬盘.away").rename(drive)
         driver.quit()
         driver = None
 
@@ -1109,9 +1208,11 @@ def main() -> int:
               "the way out of a damaged database keeps every past question and its feedback")
         shot(driver, "13-history-kept")
 
+        reopened_sources(driver, docs)
         word_and_watched_folder(driver, data, docs)
 
         viewer_memory(driver, cli, db, data, env)
+        library_at_scale(driver, cli, db, data, env)
     finally:
         if driver:
             driver.quit()
@@ -1204,6 +1305,67 @@ def viewer_memory(driver, cli: str, db: Path, data: Path, env: dict) -> None:
     check(shown == 20 and pdf_pages >= 10 and images <= 1,
           f"20 source clicks each showed their source, PDF pages among them, one page image at a time"
           f" ({shown} shown of {tried} tried, {pdf_pages} PDF pages, {images} images)")
+
+
+def in_page_ms(driver, action: str, done: str) -> float:
+    """Milliseconds from running `action` in the page until `done` (a JS expression)
+    holds, measured by the page itself at animation frames (WebDriver's own latency
+    is not in it)."""
+    return driver.execute_async_script(
+        "const finish = arguments[arguments.length - 1];"
+        "const t0 = performance.now();" + action + ";"
+        "const tick = () => (" + done + ") ? finish(performance.now() - t0) : requestAnimationFrame(tick);"
+        "tick();")
+
+
+def library_at_scale(driver, cli: str, db: Path, data: Path, env: dict) -> None:
+    """A library of 2,000 more documents: the Library opens, filters and scrolls, a row at
+    a time drawn only where it is seen; figures in timings.json."""
+    many = data / "many"
+    for i in range(1, 2001):
+        folder = many / ("合同" if i % 10 == 0 else "制度") / f"{i // 500:02d}"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"policy-{i:04d}.md").write_text(
+            f"# 政策 {i:04d}\n\n第一条 本规定第{i}号适用于全体员工，自发布之日起施行。\n", encoding="utf-8")
+    began = time.perf_counter()
+    subprocess.run([cli, "--db", str(db), "import", str(many)], capture_output=True, env=env, check=True)
+    timings["library_2000_import_s"] = round(time.perf_counter() - began, 1)
+    reload_ready(driver)
+    by_testid(driver, "tab-ask").click()
+    total = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "window.__TAURI_INTERNALS__.invoke('documents').then(d => done(d.length), () => done(-1))")
+    timings["library_open_ms"] = in_page_ms(
+        driver, "document.querySelector('[data-testid=tab-library]').click()",
+        f"(document.querySelector('[data-testid=library-count]')?.textContent ?? '').includes('{total}')")
+    rows = driver.execute_script("return document.querySelectorAll('[data-testid=library-row]').length")
+    check(total >= 2000 and 0 < rows < 60,
+          f"the Library of {total} documents draws only the rows in view ({rows} rows)")
+    timings["library_filter_ms"] = in_page_ms(
+        driver,
+        "const s = document.querySelector('[data-testid=library-search]'); s.value = 'policy-1234';"
+        " s.dispatchEvent(new Event('input'))",
+        "document.querySelectorAll('[data-testid=library-row]').length === 1")
+    shown = driver.execute_script(
+        "return [document.querySelector('[data-testid=library-count]').textContent,"
+        " [...document.querySelectorAll('[data-testid=library-row] .doc-title')].map(t => t.textContent)]")
+    check(shown[1] == ["政策 1234"], f"searching the Library by name finds the one document ({shown})")
+    shot(driver, "19-library-2000-filtered")
+    driver.execute_script(
+        "const s = document.querySelector('[data-testid=library-search]'); s.value = '';"
+        " s.dispatchEvent(new Event('input'))")
+    timings["library_scroll_to_end_ms"] = in_page_ms(
+        driver,
+        "const v = document.querySelector('[data-testid=library-documents]'); v.scrollTop = v.scrollHeight",
+        "[...document.querySelectorAll('[data-testid=library-row]')].some(r => r.getAttribute('aria-rowindex') === "
+        f"'{total}')")
+    # Switching tabs and back keeps the place in the list.
+    before = driver.execute_script("return document.querySelector('[data-testid=library-documents]').scrollTop")
+    by_testid(driver, "tab-ask").click()
+    by_testid(driver, "tab-library").click()
+    time.sleep(0.5)
+    after = driver.execute_script("return document.querySelector('[data-testid=library-documents]').scrollTop")
+    check(before > 0 and abs(after - before) < 2, f"a tab switch keeps the Library's scroll position ({before} → {after})")
 
 
 def driver_pss() -> dict[str, float]:
