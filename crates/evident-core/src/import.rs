@@ -36,6 +36,9 @@ pub struct ImportOptions {
     pub threads: usize,
     /// The embeddings server that embeds new chunks after the import, if one is set up.
     pub semantic: Option<crate::search::Semantic>,
+    /// Set to stop the import: files not yet written are not imported (each file is
+    /// written whole or not at all), and a scanned file stops between two pages.
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl ImportOptions {
@@ -51,6 +54,7 @@ impl ImportOptions {
             pdf,
             threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
             semantic: None,
+            cancel: None,
         }
     }
 }
@@ -199,6 +203,15 @@ pub enum ImportEvent<'a> {
     },
     /// A file is done (reports arrive in order).
     File(&'a FileReport),
+    /// A scanned page of a file is being read (OCR): page `page` of the `pages` to read.
+    Ocr {
+        /// The file.
+        path: &'a Path,
+        /// Which of its scanned pages, from 1.
+        page: u32,
+        /// How many scanned pages it has.
+        pages: u32,
+    },
     /// New chunks are being embedded (after all files are written).
     Embedding(crate::embed::EmbedProgress),
 }
@@ -211,6 +224,14 @@ pub struct Importer {
 enum Prepared {
     Done(Outcome),
     Ready(Box<NewDocument>),
+}
+
+/// What a reading thread sends the writing one.
+enum Msg {
+    /// File `i` is read.
+    Prepared(usize, Prepared),
+    /// File `i`'s scanned page `page` of `pages` is being read.
+    Ocr { i: usize, page: u32, pages: u32 },
 }
 
 struct Known {
@@ -250,11 +271,12 @@ impl Importer {
         let known = known_documents(store)?;
         let next = AtomicUsize::new(0);
         let threads = self.options.threads.clamp(1, files.len().max(1));
+        let ocr_cache = crate::extract::pdf::ocr::Cache::path_for(store.path());
         std::thread::scope(|scope| -> Result<()> {
-            let (tx, rx) = mpsc::channel::<(usize, Prepared)>();
+            let (tx, rx) = mpsc::channel::<Msg>();
             for _ in 0..threads {
                 let tx = tx.clone();
-                let (files, known, next) = (&files, &known, &next);
+                let (files, known, next, ocr_cache) = (&files, &known, &next, &ocr_cache);
                 // Named so profilers and crash reports can tell the readers from the writer.
                 std::thread::Builder::new()
                     .name("evident-read".into())
@@ -262,8 +284,20 @@ impl Importer {
                         loop {
                             let i = next.fetch_add(1, Ordering::Relaxed);
                             let Some(path) = files.get(i) else { break };
-                            let prepared = self.prepare(path, known);
-                            if tx.send((i, prepared)).is_err() {
+                            let progress = |page: u32, pages: u32| {
+                                let _ = tx.send(Msg::Ocr { i, page, pages });
+                            };
+                            let ctx = crate::extract::pdf::OcrContext {
+                                cache: Some(ocr_cache.as_path()),
+                                progress: &progress,
+                                cancelled: &|| self.cancelled(),
+                            };
+                            let prepared = if self.cancelled() {
+                                Prepared::Done(Outcome::skipped(Problem::Cancelled))
+                            } else {
+                                self.prepare(path, known, &ctx)
+                            };
+                            if tx.send(Msg::Prepared(i, prepared)).is_err() {
                                 break;
                             }
                         }
@@ -275,7 +309,18 @@ impl Importer {
             let mut want = 0;
             let mut batch = Batch::default();
             let mut written = HashMap::new();
-            for (i, prepared) in rx {
+            for msg in rx {
+                let (i, prepared) = match msg {
+                    Msg::Prepared(i, prepared) => (i, prepared),
+                    Msg::Ocr { i, page, pages } => {
+                        observer(ImportEvent::Ocr {
+                            path: &files[i],
+                            page,
+                            pages,
+                        });
+                        continue;
+                    }
+                };
                 pending.insert(i, prepared);
                 while let Some(prepared) = pending.remove(&want) {
                     let path = &files[want];
@@ -325,14 +370,34 @@ impl Importer {
         })
     }
 
-    fn prepare(&self, path: &Path, known: &Known) -> Prepared {
-        match self.try_prepare(path, known) {
+    fn cancelled(&self) -> bool {
+        self.options
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+
+    fn prepare(
+        &self,
+        path: &Path,
+        known: &Known,
+        ctx: &crate::extract::pdf::OcrContext<'_>,
+    ) -> Prepared {
+        match self.try_prepare(path, known, ctx) {
             Ok(p) => p,
+            Err(e) if e.problem() == Problem::Cancelled => {
+                Prepared::Done(Outcome::skipped(Problem::Cancelled))
+            }
             Err(e) => Prepared::Done(Outcome::failed(e.problem())),
         }
     }
 
-    fn try_prepare(&self, path: &Path, known: &Known) -> Result<Prepared> {
+    fn try_prepare(
+        &self,
+        path: &Path,
+        known: &Known,
+        ctx: &crate::extract::pdf::OcrContext<'_>,
+    ) -> Result<Prepared> {
         let Some(kind) = DocumentKind::from_path(path) else {
             let ext = path
                 .extension()
@@ -372,7 +437,7 @@ impl Importer {
             return Ok(Prepared::Done(Outcome::Duplicate { of: other.clone() }));
         }
         let mut extracted = match kind {
-            DocumentKind::Pdf => self.options.pdf.extract(path, &bytes)?,
+            DocumentKind::Pdf => self.options.pdf.extract_with(path, &bytes, ctx)?,
             _ => extract_textual(path, kind, &bytes)?,
         };
         extracted.tile_pages();

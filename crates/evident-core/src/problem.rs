@@ -140,6 +140,35 @@ pub enum Problem {
         /// What the decoder said.
         detail: String,
     },
+    /// Pages without a text layer were read from their images (OCR): their text may
+    /// hold reading mistakes.
+    PagesRead {
+        /// The pages, as ranges.
+        pages: String,
+        /// How many.
+        count: usize,
+    },
+    /// Pages whose images held no text that could be read (blank, a photograph).
+    PagesNoText {
+        /// The pages, as ranges.
+        pages: String,
+        /// How many.
+        count: usize,
+    },
+    /// Scanned pages cannot be read: Tesseract or its language data is missing.
+    OcrUnavailable {
+        /// The Debian packages that read scans.
+        packages: String,
+        /// What is missing.
+        detail: String,
+    },
+    /// Tesseract failed on a page.
+    OcrFailed {
+        /// What happened, in English.
+        detail: String,
+    },
+    /// The import was cancelled before this file was written.
+    Cancelled,
     /// A drawing on the page draws itself; the loop was cut.
     FormLoop {
         /// The page.
@@ -335,16 +364,16 @@ impl Problem {
             P::PdfNoPages if zh => "这个 PDF 没有页面（页面树缺失或损坏）".into(),
             P::PdfNoPages => "the PDF has no pages (its page tree is missing or damaged)".into(),
             P::PdfNoUnicode if zh => {
-                "其文字无法解码为可读字符（PDF 的字体缺少 Unicode 映射）；不支持 OCR".into()
+                "其文字无法解码为可读字符（PDF 的字体缺少 Unicode 映射），从页面图像中也识别不出文字".into()
             }
             P::PdfNoUnicode => {
-                "its text does not decode to readable characters (the PDF's fonts lack a Unicode map); OCR is not supported".into()
+                "its text does not decode to readable characters (the PDF's fonts lack a Unicode map), and no text could be read from its page images either".into()
             }
             P::PdfScanned { pages } if zh => {
-                format!("{pages} 页中没有一页有文字层，看起来是扫描件（不支持 OCR）")
+                format!("{pages} 页中没有一页有文字层，从页面图像中也识别不出文字")
             }
             P::PdfScanned { pages } => format!(
-                "none of its {pages} page(s) has a text layer; it looks like a scanned document (OCR is not supported)"
+                "none of its {pages} page(s) has a text layer, and no text could be read from their images"
             ),
             P::PagesTextless { pages, .. } if zh => {
                 format!("第 {pages} 页没有文字（可能是扫描图像），未能建立索引")
@@ -364,6 +393,32 @@ impl Problem {
                 format!("第 {page} 页无法完整读取（{detail}）")
             }
             P::PageUnread { page, detail } => format!("page {page} could not be read ({detail})"),
+            P::PagesRead { pages, .. } if zh => {
+                format!("第 {pages} 页没有文字层，已从图像中识别文字（OCR），引文可能有识别错误")
+            }
+            P::PagesRead { pages, count } => format!(
+                "{} {pages} had no text layer and {} read from {} image (OCR): quotes may hold reading mistakes",
+                if *count == 1 { "page" } else { "pages" },
+                if *count == 1 { "was" } else { "were" },
+                if *count == 1 { "its" } else { "their" }
+            ),
+            P::PagesNoText { pages, .. } if zh => {
+                format!("第 {pages} 页的图像中没有可识别的文字（空白页或照片），未建立索引")
+            }
+            P::PagesNoText { pages, count } => format!(
+                "{} {pages}: no text could be read from the image (a blank page or a photograph); not indexed",
+                if *count == 1 { "page" } else { "pages" }
+            ),
+            P::OcrUnavailable { packages, detail } if zh => format!(
+                "扫描页无法识别：需要 Tesseract 及其中英文语言数据（{detail}）；请安装 {packages}"
+            ),
+            P::OcrUnavailable { packages, detail } => format!(
+                "scanned pages cannot be read: Tesseract and its Chinese and English data are needed ({detail}); install {packages}"
+            ),
+            P::OcrFailed { detail } if zh => format!("文字识别失败（{detail}）"),
+            P::OcrFailed { detail } => format!("reading the page image failed ({detail})"),
+            P::Cancelled if zh => "导入已取消，此文件未导入".into(),
+            P::Cancelled => "the import was cancelled before this file was imported".into(),
             P::FormLoop { page } if zh => format!("第 {page} 页：一个图形对象引用了自身，循环已被截断"),
             P::FormLoop { page } => {
                 format!("page {page}: a Form XObject draws itself; the loop was cut")

@@ -75,6 +75,26 @@ fn examples() -> Vec<Problem> {
             detail: s("invalid content stream"),
         },
         Problem::FormLoop { page: 4 },
+        Problem::PagesRead {
+            pages: s("1–3"),
+            count: 3,
+        },
+        Problem::PagesRead {
+            pages: s("2"),
+            count: 1,
+        },
+        Problem::PagesNoText {
+            pages: s("4"),
+            count: 1,
+        },
+        Problem::OcrUnavailable {
+            packages: s("tesseract-ocr tesseract-ocr-chi-sim tesseract-ocr-eng"),
+            detail: s("no tesseract program"),
+        },
+        Problem::OcrFailed {
+            detail: s("tesseract ended with exit status: 1"),
+        },
+        Problem::Cancelled,
         Problem::NotEmbeddingModel {
             path: s("/models/qwen2.5-coder-1.5b.gguf"),
             architecture: s("qwen2"),

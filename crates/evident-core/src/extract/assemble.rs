@@ -103,6 +103,7 @@ impl Assembler {
             }],
             blocks: self.blocks,
             warnings: Vec::new(),
+            ocr_pages: Vec::new(),
         };
         (extracted, self.styles)
     }

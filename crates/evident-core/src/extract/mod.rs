@@ -126,6 +126,8 @@ pub struct Extracted {
     pub blocks: Vec<Block>,
     /// Things the user should know that did not stop the import ("page 3 has no text").
     pub warnings: Vec<crate::problem::Problem>,
+    /// Pages read from their images (OCR), with their lines' boxes for the viewer.
+    pub ocr_pages: Vec<(u32, Vec<pdf::ocr::OcrLine>)>,
 }
 
 impl Extracted {

@@ -95,6 +95,7 @@ pub fn extract(source: &str, fallback_title: &str) -> Extracted {
         pages,
         blocks,
         warnings: Vec::new(),
+        ocr_pages: Vec::new(),
     }
 }
 

@@ -1,5 +1,6 @@
 //! Reading pages and chunks back, and rebuilding the full-text index from stored chunks.
 
+use rusqlite::OptionalExtension;
 use rusqlite::params;
 use serde::Serialize;
 
@@ -62,6 +63,27 @@ impl Store {
             })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The lines of page `page_no` of document `doc_id` as read from its image (OCR),
+    /// with their boxes in shares of the page; empty for a page with a text layer.
+    pub fn ocr_lines(
+        &self,
+        doc_id: i64,
+        page_no: u32,
+    ) -> Result<Vec<crate::extract::pdf::ocr::OcrLine>> {
+        let json: Option<String> = self
+            .conn
+            .query_row(
+                "SELECT ocr_lines FROM pages WHERE doc_id = ?1 AND page_no = ?2",
+                rusqlite::params![doc_id, page_no],
+                |r| r.get(0),
+            )
+            .optional()?
+            .flatten();
+        Ok(json
+            .and_then(|j| serde_json::from_str(&j).ok())
+            .unwrap_or_default())
     }
 
     /// A document's extracted text (its pages concatenated).

@@ -461,15 +461,23 @@ fn insert_document(
     ])?;
     let doc_id = tx.last_insert_rowid();
     let mut page_stmt = tx.prepare_cached(
-        "INSERT INTO pages (doc_id, page_no, char_start, char_end, text) VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO pages (doc_id, page_no, char_start, char_end, text, ocr_lines)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?;
     for (page, (start, end)) in ex.pages.iter().zip(page_chars) {
+        let ocr_lines = ex
+            .ocr_pages
+            .iter()
+            .find(|(n, _)| *n == page.number)
+            .map(|(_, lines)| serde_json::to_string(lines))
+            .transpose()?;
         page_stmt.execute(params![
             doc_id,
             page.number,
             start,
             end,
             &ex.text[page.start..page.end],
+            ocr_lines,
         ])?;
     }
     let mut chunk_stmt = tx.prepare_cached(

@@ -158,6 +158,11 @@ pub const MIGRATIONS: &[&str] = &[
     r#"
     ALTER TABLE documents ADD COLUMN path_raw BLOB;
     "#,
+    // 8: a page read from its image (OCR) keeps its lines' boxes, in shares of the
+    // page, for the viewer to mark a passage on the scan (JSON; NULL for text pages).
+    r#"
+    ALTER TABLE pages ADD COLUMN ocr_lines TEXT;
+    "#,
 ];
 
 /// The newest schema version this build understands.

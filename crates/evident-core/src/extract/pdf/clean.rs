@@ -106,6 +106,7 @@ pub fn assemble(raw: RawPdf, fallback_title: &str) -> Extracted {
         pages,
         blocks,
         warnings,
+        ocr_pages: Vec::new(),
     }
 }
 

@@ -39,8 +39,25 @@ pub fn confine(
 ) -> Result<Confinement, String> {
     limits(memory_bytes, cpu_seconds)?;
     Ok(Confinement {
-        landlock: landlock(readable),
-        seccomp: seccomp(),
+        landlock: landlock(readable, &[], None),
+        seccomp: seccomp(false),
+    })
+}
+
+/// The confinement of a worker that then becomes `program` (Tesseract reading a scan):
+/// the same limits, no writes and no network, but it may read the system's programs,
+/// libraries and data (`read_trees`, to load the program and its language data) and
+/// execute exactly `program`, which it must be allowed to `exec` once.
+pub fn confine_to_run(
+    memory_bytes: u64,
+    cpu_seconds: u64,
+    read_trees: &[std::path::PathBuf],
+    program: &std::path::Path,
+) -> Result<Confinement, String> {
+    limits(memory_bytes, cpu_seconds)?;
+    Ok(Confinement {
+        landlock: landlock(&[], read_trees, Some(program)),
+        seccomp: seccomp(true),
     })
 }
 
@@ -60,29 +77,60 @@ fn limits(memory_bytes: u64, cpu_seconds: u64) -> Result<(), String> {
 }
 
 #[cfg(target_os = "linux")]
-fn landlock(readable: &[std::path::PathBuf]) -> String {
+fn landlock(
+    readable: &[std::path::PathBuf],
+    read_trees: &[std::path::PathBuf],
+    program: Option<&std::path::Path>,
+) -> String {
     use landlock::{
-        ABI, Access, AccessFs, AccessNet, PathBeneath, PathFd, RulesetAttr, RulesetCreatedAttr,
-        RulesetStatus, Scope,
+        ABI, Access, AccessFs, AccessNet, BitFlags, PathBeneath, PathFd, RulesetAttr,
+        RulesetCreatedAttr, RulesetStatus, Scope,
     };
     let abi = ABI::V6;
-    // Every handled access is denied everywhere, but reading the named files (a file
-    // that cannot be opened now is simply not added).
-    let files: Vec<PathFd> = readable
-        .iter()
-        .filter_map(|p| PathFd::new(p).ok())
-        .collect();
-    let status = landlock::Ruleset::default()
-        .handle_access(AccessFs::from_all(abi))
-        .and_then(|r| r.handle_access(AccessNet::from_all(abi)))
-        .and_then(|r| r.scope(Scope::from_all(abi)))
-        .and_then(|r| r.create())
-        .and_then(|r| {
-            r.add_rules(files.into_iter().map(|fd| {
-                Ok::<_, landlock::RulesetError>(PathBeneath::new(fd, AccessFs::ReadFile))
-            }))
-        })
-        .and_then(|r| r.restrict_self());
+    // Every handled access is denied everywhere, but reading the named files and trees
+    // and executing the one program (a path that cannot be opened now is not added).
+    let file_read: BitFlags<AccessFs> = AccessFs::ReadFile.into();
+    let tree_read: BitFlags<AccessFs> = AccessFs::ReadFile | AccessFs::ReadDir;
+    let run: BitFlags<AccessFs> = AccessFs::ReadFile | AccessFs::Execute;
+    let mut rules: Vec<(PathFd, BitFlags<AccessFs>)> = Vec::new();
+    rules.extend(
+        readable
+            .iter()
+            .filter_map(|p| PathFd::new(p).ok().map(|fd| (fd, file_read))),
+    );
+    rules.extend(
+        read_trees
+            .iter()
+            .filter_map(|p| PathFd::new(p).ok().map(|fd| (fd, tree_read))),
+    );
+    if let Some(program) = program {
+        // The program, and the dynamic loader the kernel runs it with (execve opens it
+        // for execution too).
+        let loaders = [
+            "/lib64/ld-linux-x86-64.so.2",
+            "/lib/ld-linux-aarch64.so.1",
+            "/lib/ld-linux-armhf.so.3",
+        ];
+        let runnable = std::iter::once(program.to_owned()).chain(
+            loaders
+                .iter()
+                .map(std::path::PathBuf::from)
+                .filter(|p| p.exists()),
+        );
+        rules.extend(runnable.filter_map(|p| PathFd::new(p).ok().map(|fd| (fd, run))));
+    }
+    let status =
+        landlock::Ruleset::default()
+            .handle_access(AccessFs::from_all(abi))
+            .and_then(|r| r.handle_access(AccessNet::from_all(abi)))
+            .and_then(|r| r.scope(Scope::from_all(abi)))
+            .and_then(|r| r.create())
+            .and_then(|r| {
+                r.add_rules(rules.into_iter().map(|(fd, access)| {
+                    Ok::<_, landlock::RulesetError>(PathBeneath::new(fd, access))
+                }))
+            })
+            .and_then(|r| r.restrict_self());
     match status {
         Ok(s) => match s.ruleset {
             RulesetStatus::FullyEnforced => "fully enforced",
@@ -95,14 +143,19 @@ fn landlock(readable: &[std::path::PathBuf]) -> String {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn landlock(_readable: &[std::path::PathBuf]) -> String {
+fn landlock(
+    _readable: &[std::path::PathBuf],
+    _read_trees: &[std::path::PathBuf],
+    _program: Option<&std::path::Path>,
+) -> String {
     "unavailable".into()
 }
 
+/// `may_exec`: the worker becomes another program (which Landlock limits to one).
 #[cfg(target_os = "linux")]
-fn seccomp() -> bool {
+fn seccomp(may_exec: bool) -> bool {
     use seccompiler::{BpfProgram, SeccompAction, SeccompFilter};
-    let denied = [
+    let mut denied = vec![
         libc::SYS_socket,
         libc::SYS_socketpair,
         libc::SYS_connect,
@@ -110,12 +163,13 @@ fn seccomp() -> bool {
         libc::SYS_listen,
         libc::SYS_accept,
         libc::SYS_accept4,
-        libc::SYS_execve,
-        libc::SYS_execveat,
         libc::SYS_ptrace,
         libc::SYS_process_vm_readv,
         libc::SYS_process_vm_writev,
     ];
+    if !may_exec {
+        denied.extend([libc::SYS_execve, libc::SYS_execveat]);
+    }
     let Ok(arch) = std::env::consts::ARCH.try_into() else {
         return false;
     };
@@ -130,7 +184,7 @@ fn seccomp() -> bool {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn seccomp() -> bool {
+fn seccomp(_may_exec: bool) -> bool {
     false
 }
 

@@ -98,7 +98,8 @@ pub fn fallback_fonts() -> Vec<PathBuf> {
 }
 
 /// Draws page `page` (1-based, kept within the document) of the PDF in `bytes`, `width`
-/// pixels wide (kept within [`WIDTH_RANGE`] and [`MAX_PIXELS`]). `fonts` are the
+/// pixels wide (kept within [`WIDTH_RANGE`] and [`MAX_PIXELS`]; 0: at
+/// [`super::ocr::DPI`], for reading). `fonts` are the
 /// [`fallback_fonts`]: a sans-serif CJK font first, then a serif one if there is one.
 pub fn render_page(
     bytes: &[u8],
@@ -129,8 +130,12 @@ pub fn render_page(
     };
     let (page_w, page_h) = drawn.render_dimensions();
     let (page_w, page_h) = (f64::from(page_w).max(1.0), f64::from(page_h).max(1.0));
-    let wanted = f64::from(width.clamp(WIDTH_RANGE.0, WIDTH_RANGE.1));
-    let mut scale = wanted / page_w;
+    let mut scale = if width == 0 {
+        // For reading (OCR): the page at its print resolution.
+        f64::from(super::ocr::DPI) / 72.0
+    } else {
+        f64::from(width.clamp(WIDTH_RANGE.0, WIDTH_RANGE.1)) / page_w
+    };
     if page_w * scale * page_h * scale > MAX_PIXELS {
         scale = (MAX_PIXELS / (page_w * page_h)).sqrt();
     }

@@ -50,8 +50,11 @@ pub(super) enum WorkerReply {
 enum Job {
     /// Read every page's text.
     Read,
-    /// Draw one page (1-based) this many pixels wide, with its text boxes.
+    /// Draw one page (1-based) this many pixels wide (0: at [`super::ocr::DPI`]), with
+    /// its text boxes.
     Render { page: u32, width: u32 },
+    /// Become Tesseract and read the image on stdin, in these languages.
+    Ocr { langs: &'static str },
 }
 
 impl Job {
@@ -59,10 +62,23 @@ impl Job {
         match self {
             Self::Read => None,
             Self::Render { page, width } => Some(format!("render:{page}:{width}")),
+            Self::Ocr { langs } => Some(format!("ocr:{langs}")),
         }
     }
 
     fn parse(arg: &str) -> Option<Self> {
+        if let Some(langs) = arg.strip_prefix("ocr:") {
+            // Only the languages Evident asks for: nothing from outside reaches the
+            // program's arguments.
+            let langs = [
+                super::ocr::ENGLISH,
+                super::ocr::CHINESE,
+                super::ocr::DEFAULT_LANGS,
+            ]
+            .into_iter()
+            .find(|l| *l == langs)?;
+            return Some(Self::Ocr { langs });
+        }
         let mut parts = arg.strip_prefix("render:")?.split(':');
         let page = parts.next()?.parse().ok()?;
         let width = parts.next()?.parse().ok()?;
@@ -135,6 +151,49 @@ impl PdfSandbox {
     }
 
     fn run(&self, bytes: &[u8], job: Job) -> Result<WorkerReply, String> {
+        let out = self.run_raw(bytes, job, self.timeout)?;
+        let unreadable = |e: String| format!("the PDF reader returned unreadable output ({e})");
+        let (head, image) = match out.iter().position(|&b| b == b'\n') {
+            Some(at) => (&out[..at], &out[at + 1..]),
+            None => (&out[..], &[][..]),
+        };
+        let mut reply =
+            serde_json::from_slice::<WorkerReply>(head).map_err(|e| unreadable(e.to_string()))?;
+        if let WorkerReply::Rendered(page) = &mut reply {
+            if !image.starts_with(b"\x89PNG") {
+                return Err(unreadable("no page image".into()));
+            }
+            page.png = image.to_vec();
+        }
+        Ok(reply)
+    }
+
+    /// Reads the image `pgm` (a page drawn for reading, [`super::ocr::page_for_reading`])
+    /// with Tesseract in `langs`, in a worker confined like a PDF reader that then
+    /// becomes Tesseract; returns Tesseract's TSV.
+    pub fn ocr(&self, pgm: &[u8], langs: &'static str) -> Result<String, Problem> {
+        let engine = super::ocr::engine()?;
+        // A page takes seconds; a hostile or enormous one is stopped like a PDF.
+        let limit = self.timeout.max(Duration::from_secs(120));
+        let out = self
+            .run_raw_with(pgm, Job::Ocr { langs }, limit, Some(&engine.program))
+            .map_err(|detail| Problem::OcrFailed { detail })?;
+        Ok(String::from_utf8_lossy(&out).into_owned())
+    }
+
+    fn run_raw(&self, bytes: &[u8], job: Job, timeout: Duration) -> Result<Vec<u8>, String> {
+        self.run_raw_with(bytes, job, timeout, None)
+    }
+
+    /// Runs a worker for `job` on `bytes` and returns what it printed. `program`: the
+    /// program an OCR worker becomes (passed as an argument, checked by the worker).
+    fn run_raw_with(
+        &self,
+        bytes: &[u8],
+        job: Job,
+        timeout: Duration,
+        program: Option<&std::path::Path>,
+    ) -> Result<Vec<u8>, String> {
         let _slot = WorkerSlots::global(self.memory_limit).acquire();
         // A fresh, empty folder to run in, removed afterwards (the worker cannot write
         // to it anyway; it just never sees where the app was started).
@@ -146,7 +205,7 @@ impl PdfSandbox {
         command
             .arg(WORKER_ARG)
             .arg(self.memory_limit.to_string())
-            .arg(self.timeout.as_secs().max(1).to_string());
+            .arg(timeout.as_secs().max(1).to_string());
         #[cfg(feature = "testing")]
         let hostile = self.misbehave.map(Misbehaviour::arg);
         #[cfg(not(feature = "testing"))]
@@ -154,8 +213,17 @@ impl PdfSandbox {
         if let Some(arg) = hostile {
             command.arg(arg);
         } else if let Some(arg) = job.arg() {
-            // The fonts a page may need, the only files the worker may then read.
-            command.arg(arg).args(fallback_fonts());
+            command.arg(arg);
+            match (job, program) {
+                // The fonts a page may need, the only files the worker may then read.
+                (Job::Render { .. }, _) => {
+                    command.args(fallback_fonts());
+                }
+                (Job::Ocr { .. }, Some(program)) => {
+                    command.arg(program);
+                }
+                _ => {}
+            }
         }
         let mut child = command
             .env_clear()
@@ -199,14 +267,14 @@ impl PdfSandbox {
                 }
                 buf
             });
-            let status = match child.wait_timeout(self.timeout) {
+            let status = match child.wait_timeout(timeout) {
                 Ok(Some(status)) => Ok(status),
                 Ok(None) => {
                     let _ = child.kill();
                     let _ = child.wait();
                     Err(format!(
                         "reading the PDF took longer than {} s and was stopped; the file may be damaged",
-                        self.timeout.as_secs()
+                        timeout.as_secs()
                     ))
                 }
                 Err(e) => {
@@ -230,20 +298,7 @@ impl PdfSandbox {
         if !status.success() {
             return Err(describe_crash(status, &String::from_utf8_lossy(&err)));
         }
-        let unreadable = |e: String| format!("the PDF reader returned unreadable output ({e})");
-        let (head, image) = match out.iter().position(|&b| b == b'\n') {
-            Some(at) => (&out[..at], &out[at + 1..]),
-            None => (&out[..], &[][..]),
-        };
-        let mut reply =
-            serde_json::from_slice::<WorkerReply>(head).map_err(|e| unreadable(e.to_string()))?;
-        if let WorkerReply::Rendered(page) = &mut reply {
-            if !image.starts_with(b"\x89PNG") {
-                return Err(unreadable("no page image".into()));
-            }
-            page.png = image.to_vec();
-        }
-        Ok(reply)
+        Ok(out)
     }
 }
 
@@ -346,9 +401,12 @@ pub fn run_worker_if_requested() {
         .and_then(|a| a.parse::<u64>().ok())
         .unwrap_or(60);
     let job = args.get(4).and_then(|a| Job::parse(a)).unwrap_or(Job::Read);
+    if let Job::Ocr { langs } = job {
+        become_tesseract(memory, cpu, args.get(5).map(PathBuf::from), langs);
+    }
     let readable: Vec<PathBuf> = match job {
         Job::Render { .. } => args.iter().skip(5).map(PathBuf::from).collect(),
-        Job::Read => Vec::new(),
+        Job::Read | Job::Ocr { .. } => Vec::new(),
     };
     let reply = match confine(memory, cpu, &readable) {
         Err(detail) => WorkerReply::Failed(Problem::PdfReader { detail }),
@@ -382,6 +440,9 @@ pub fn run_worker_if_requested() {
                                     Err(reason) => WorkerReply::Failed(reason),
                                 }
                             }
+                            Job::Ocr { .. } => WorkerReply::Failed(Problem::PdfReader {
+                                detail: "the reader was asked to read an image".into(),
+                            }),
                         },
                         Err(e) => WorkerReply::Failed(Problem::PdfReader {
                             detail: format!("could not receive the file ({e})"),
@@ -398,4 +459,41 @@ pub fn run_worker_if_requested() {
     }
     let written = written && out.flush().is_ok();
     std::process::exit(if written { 0 } else { 3 });
+}
+
+/// The OCR worker's last act: confined like a PDF reader (limits, no writes, no
+/// network; it may read the system's files and execute only `program`), it becomes
+/// Tesseract reading the image on its stdin. Never returns.
+fn become_tesseract(memory: u64, cpu: u64, program: Option<PathBuf>, langs: &str) -> ! {
+    let fail = |why: String| -> ! {
+        let _ = writeln!(std::io::stderr(), "{why}");
+        std::process::exit(5)
+    };
+    // Only a program named tesseract, in a system folder: the parent names the one
+    // `ocr::engine` found.
+    let program = program
+        .filter(|p| {
+            p.file_name().is_some_and(|n| n == "tesseract")
+                && (p.starts_with("/usr/bin") || p.starts_with("/usr/local/bin"))
+        })
+        .unwrap_or_else(|| fail("no tesseract program was named".into()));
+    let trees: Vec<PathBuf> = ["/usr", "/lib", "/lib64", "/etc"]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+    if let Err(why) = super::confine::confine_to_run(memory, cpu, &trees, &program) {
+        fail(why);
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        let err = Command::new(&program)
+            .args(super::ocr::tesseract_args(langs))
+            .env_clear()
+            .env("OMP_THREAD_LIMIT", "1")
+            .exec();
+        fail(format!("tesseract could not start ({err})"))
+    }
+    #[cfg(not(unix))]
+    fail(format!("reading scans needs Tesseract ({langs})"))
 }

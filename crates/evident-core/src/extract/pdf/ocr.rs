@@ -1,0 +1,582 @@
+//! Reading scanned pages: a page without a text layer (or with one that decodes to no
+//! readable characters) is drawn at [`DPI`] by the PDF worker and read by Tesseract.
+//!
+//! * **Tesseract 5 from Debian, as a program.** It runs as the last step of a confined
+//!   worker ([`super::sandbox`]): the worker sets its limits and Landlock rules (read the
+//!   system's files, execute only `tesseract`, write nothing, no network) and then
+//!   becomes `tesseract`, so a hostile scan is as contained as a hostile PDF. Linking
+//!   libtesseract into every Evident binary would bring C++ and a second image stack
+//!   into the app's own process for no gain.
+//! * **Seals.** A red stamp over a paragraph turns the text under it into noise for a
+//!   reader that sees grey. The page is handed to Tesseract as its red channel: red ink
+//!   is as bright as paper there, black ink under it stays black.
+//! * **Text that reads like the page.** Words come back with their boxes (TSV); lines
+//!   are joined as the PDF reader joins them (no space between Chinese characters), a
+//!   paragraph per Tesseract paragraph, and [`super::clean`] then treats the page like
+//!   any other: running headers, page numbers, hyphenation.
+//! * **Nothing read twice.** Results are kept in `ocr-cache.sqlite3` beside the index,
+//!   keyed by the drawn page's hash, the engine's version and the languages: a rebuild
+//!   or a re-import reads no page again.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+
+use crate::problem::Problem;
+use crate::text::normalize::is_cjk;
+
+/// The Debian packages that read scans.
+pub const PACKAGES: &str = "tesseract-ocr tesseract-ocr-chi-sim tesseract-ocr-eng";
+
+/// Resolution pages are drawn at for reading. Tesseract's Chinese model reads type
+/// drawn small better than large: chosen on the tuning pages of `evident bench-ocr`
+/// (the labour contract law, a prospectus's table page, the English travel policy),
+/// Chinese read 94.8 % at 150 dpi, 88.2 % at 200 and 94.3 % at 120, and at 300 dpi
+/// 劳动 came back as one wrong character on most lines (the law's page 2: 95.7 %);
+/// English read 99.4 % at 150 and 200 alike. A quarter of 300 dpi's pixels is also
+/// faster to draw and read.
+pub const DPI: u32 = 150;
+
+/// The languages read when nothing says otherwise: Chinese and English, as policies
+/// mix them. At [`DPI`] the typeset law reads 99.0 % so and 99.3 % as Chinese alone,
+/// the English policy 99.4 % so and 98.7 % as Chinese alone.
+pub const DEFAULT_LANGS: &str = "chi_sim+eng";
+/// The languages of a Chinese document (English words in it are still read).
+pub const CHINESE: &str = "chi_sim";
+/// The languages of an English document.
+pub const ENGLISH: &str = "eng";
+
+/// Below this mean word confidence (0–100), or with fewer readable characters than
+/// [`MIN_CHARS`], a page is reported as unreadable rather than indexed as noise.
+pub const MIN_CONFIDENCE: f32 = 45.0;
+/// See [`MIN_CONFIDENCE`].
+pub const MIN_CHARS: usize = 8;
+
+/// The Tesseract found on this machine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Engine {
+    /// The program.
+    pub program: PathBuf,
+    /// Its version line (`tesseract 5.3.0`), part of every cached result's key.
+    pub version: String,
+    /// The languages it has data for.
+    pub langs: Vec<String>,
+}
+
+/// The Tesseract of this machine, if it has one with Chinese and English data; else
+/// why not (naming the packages to install).
+pub fn engine() -> Result<Engine, Problem> {
+    static FOUND: OnceLock<Result<Engine, Problem>> = OnceLock::new();
+    FOUND.get_or_init(find_engine).clone()
+}
+
+/// Environment variable naming the Tesseract to use (a path), or `none` for none (to
+/// see what Evident says on a machine without it).
+pub const TESSERACT_ENV: &str = "EVIDENT_TESSERACT";
+
+fn find_engine() -> Result<Engine, Problem> {
+    let missing = |what: &str| Problem::OcrUnavailable {
+        packages: PACKAGES.into(),
+        detail: what.into(),
+    };
+    let candidates: Vec<PathBuf> = match std::env::var_os(TESSERACT_ENV) {
+        Some(chosen) => vec![PathBuf::from(chosen)],
+        None => vec![
+            "/usr/bin/tesseract".into(),
+            "/usr/local/bin/tesseract".into(),
+        ],
+    };
+    let program = candidates
+        .into_iter()
+        .find(|p| p.is_file())
+        .ok_or_else(|| missing("no tesseract program"))?;
+    let run = |arg: &str| {
+        std::process::Command::new(&program)
+            .arg(arg)
+            .env_clear()
+            .output()
+            .map(|o| {
+                let mut s = String::from_utf8_lossy(&o.stdout).into_owned();
+                s.push_str(&String::from_utf8_lossy(&o.stderr));
+                s
+            })
+            .map_err(|e| missing(&format!("tesseract cannot run: {e}")))
+    };
+    let version = run("--version")?
+        .lines()
+        .next()
+        .unwrap_or("tesseract")
+        .trim()
+        .to_owned();
+    let langs: Vec<String> = run("--list-langs")?
+        .lines()
+        .skip(1)
+        .map(|l| l.trim().to_owned())
+        .filter(|l| !l.is_empty())
+        .collect();
+    for needed in ["chi_sim", "eng"] {
+        if !langs.iter().any(|l| l == needed) {
+            return Err(missing(&format!("no {needed} language data")));
+        }
+    }
+    Ok(Engine {
+        program,
+        version,
+        langs,
+    })
+}
+
+/// The languages to read a document's scanned pages in, when its pages with text say:
+/// English for English text, Chinese for Chinese; `None` when it has no text to go by
+/// (then its first scanned page decides, [`OcrPage::is_latin`]).
+pub fn langs_for(text_pages: &[&str]) -> Option<&'static str> {
+    let (cjk, letters) = script_counts(text_pages.iter().flat_map(|t| t.chars()));
+    if letters > 200 && cjk * 100 < letters {
+        Some(ENGLISH)
+    } else if cjk > 50 {
+        Some(CHINESE)
+    } else {
+        None
+    }
+}
+
+/// Chinese (Japanese, Korean) characters and other letters in `chars`.
+fn script_counts(chars: impl Iterator<Item = char>) -> (usize, usize) {
+    let (mut cjk, mut letters) = (0usize, 0usize);
+    for c in chars {
+        if is_cjk(c) {
+            cjk += 1;
+        } else if c.is_alphabetic() {
+            letters += 1;
+        }
+    }
+    (cjk, letters)
+}
+
+/// A drawn page as Tesseract reads it: a grey PGM of the page's red channel (red
+/// seals fade to paper, black text under them stays) without the rules of tables
+/// ([`erase_rules`]), from the worker's PNG drawn at `dpi`.
+pub fn page_for_reading(png_bytes: &[u8], dpi: u32) -> Result<(Vec<u8>, u32, u32), Problem> {
+    let bad = |e: String| Problem::PdfReader {
+        detail: format!("the drawn page could not be read back ({e})"),
+    };
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = decoder.read_info().map_err(|e| bad(e.to_string()))?;
+    let size = reader
+        .output_buffer_size()
+        .ok_or_else(|| bad("too large".into()))?;
+    let mut buf = vec![0; size];
+    let info = reader
+        .next_frame(&mut buf)
+        .map_err(|e| bad(e.to_string()))?;
+    let channels = info.color_type.samples();
+    let (w, h) = (info.width, info.height);
+    let mut grey: Vec<u8> = buf[..info.buffer_size()]
+        .chunks(channels)
+        .map(|p| p[0])
+        .collect();
+    erase_rules(&mut grey, w as usize, h as usize, dpi);
+    let mut out = format!("P5\n{w} {h}\n255\n").into_bytes();
+    out.extend(grey);
+    Ok((out, w, h))
+}
+
+/// Below this grey level a pixel is ink.
+const INK: u8 = 160;
+
+/// Whitens the ruled lines of tables and boxes on a grey page `w`×`h` drawn at `dpi`:
+/// straight runs of ink at least 0.4 inch long and at most 0.04 inch thick. Tesseract
+/// reads a table's rules as `|` and `_` and loses the cells' words between them; no
+/// character is that long, and a filled area (a photo, a dark banner) is thicker.
+pub fn erase_rules(grey: &mut [u8], w: usize, h: usize, dpi: u32) {
+    if grey.len() < w * h || w == 0 || h == 0 {
+        return;
+    }
+    let long = (dpi as usize * 2 / 5).max(8);
+    let thick = (dpi as usize / 25).max(2);
+    let ink = |i: usize| grey[i] < INK;
+    // Along rows (horizontal rules), then along columns (vertical ones).
+    let mut rules = vec![false; w * h];
+    let mark = |cells: &mut dyn Iterator<Item = usize>, rules: &mut Vec<bool>| {
+        let mut run: Vec<usize> = Vec::new();
+        for i in cells.chain(std::iter::once(usize::MAX)) {
+            if i != usize::MAX && ink(i) {
+                run.push(i);
+                continue;
+            }
+            if run.len() >= long {
+                for &j in &run {
+                    rules[j] = true;
+                }
+            }
+            run.clear();
+        }
+    };
+    let mut across = vec![false; w * h];
+    for y in 0..h {
+        mark(&mut (0..w).map(|x| y * w + x), &mut across);
+    }
+    let mut down = vec![false; w * h];
+    for x in 0..w {
+        mark(&mut (0..h).map(|y| y * w + x), &mut down);
+    }
+    // A rule is thin across its length: a horizontal run's column of marked pixels
+    // (and a vertical run's row) is at most `thick` long.
+    let thin = |marked: &[bool], cells: &mut dyn Iterator<Item = usize>, rules: &mut Vec<bool>| {
+        let mut run: Vec<usize> = Vec::new();
+        for i in cells.chain(std::iter::once(usize::MAX)) {
+            if i != usize::MAX && marked[i] {
+                run.push(i);
+                continue;
+            }
+            if !run.is_empty() && run.len() <= thick {
+                for &j in &run {
+                    rules[j] = true;
+                }
+            }
+            run.clear();
+        }
+    };
+    for x in 0..w {
+        thin(&across, &mut (0..h).map(|y| y * w + x), &mut rules);
+    }
+    for y in 0..h {
+        thin(&down, &mut (0..w).map(|x| y * w + x), &mut rules);
+    }
+    for (pixel, rule) in grey.iter_mut().zip(rules) {
+        if rule {
+            *pixel = 255;
+        }
+    }
+}
+
+/// One line of a scanned page and where it is, in shares of the page (0..1).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OcrLine {
+    /// The line's text.
+    pub text: String,
+    /// Left edge.
+    pub x: f32,
+    /// Top edge.
+    pub y: f32,
+    /// Width.
+    pub w: f32,
+    /// Height.
+    pub h: f32,
+}
+
+/// What was read on one page.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OcrPage {
+    /// Lines separated by `\n`, paragraphs by `\n\n` (as [`super::layout`] gives).
+    pub text: String,
+    /// The lines with their boxes, in reading order.
+    pub lines: Vec<OcrLine>,
+    /// Mean confidence of the words (0–100).
+    pub confidence: f32,
+}
+
+impl OcrPage {
+    /// Whether the page read is Latin text: then the rest of its document is read in
+    /// English.
+    pub fn is_latin(&self) -> bool {
+        let (cjk, letters) = script_counts(self.text.chars());
+        letters > 50 && cjk * 10 < letters
+    }
+
+    /// Whether the page read as text, not as noise (a blank page, a photograph).
+    pub fn is_readable(&self) -> bool {
+        let chars = self.text.chars().filter(|c| c.is_alphanumeric()).count();
+        chars >= MIN_CHARS && self.confidence >= MIN_CONFIDENCE
+    }
+}
+
+/// Reads Tesseract's TSV output for a page `width` × `height` pixels.
+pub fn parse_tsv(tsv: &str, width: u32, height: u32) -> OcrPage {
+    struct Word {
+        key: (u32, u32, u32),
+        text: String,
+        x0: f32,
+        y0: f32,
+        x1: f32,
+        y1: f32,
+        conf: f32,
+    }
+    let (fw, fh) = (width.max(1) as f32, height.max(1) as f32);
+    let words: Vec<Word> = tsv
+        .lines()
+        .skip(1)
+        .filter_map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            if f.len() < 12 || f[0] != "5" {
+                return None;
+            }
+            let num = |i: usize| f[i].trim().parse::<f32>().ok();
+            let text = f[11].trim();
+            if text.is_empty() {
+                return None;
+            }
+            let (x, y, w, h) = (num(6)?, num(7)?, num(8)?, num(9)?);
+            Some(Word {
+                key: (num(2)? as u32, num(3)? as u32, num(4)? as u32),
+                text: text.to_owned(),
+                x0: x,
+                y0: y,
+                x1: x + w,
+                y1: y + h,
+                conf: num(10).unwrap_or(0.0),
+            })
+        })
+        .collect();
+    let confidence = if words.is_empty() {
+        0.0
+    } else {
+        words.iter().map(|w| w.conf.max(0.0)).sum::<f32>() / words.len() as f32
+    };
+    let mut text = String::new();
+    let mut lines: Vec<OcrLine> = Vec::new();
+    let mut i = 0;
+    let mut last_par: Option<(u32, u32)> = None;
+    while i < words.len() {
+        let key = words[i].key;
+        let mut j = i;
+        let mut line = String::new();
+        let (mut x0, mut y0, mut x1, mut y1) = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
+        while j < words.len() && words[j].key == key {
+            let w = &words[j];
+            let joins = line
+                .chars()
+                .last()
+                .zip(w.text.chars().next())
+                .is_some_and(|(a, b)| {
+                    (is_cjk(a) || a.is_ascii_punctuation() || !a.is_ascii())
+                        && (is_cjk(b) || !b.is_ascii())
+                });
+            if !line.is_empty() && !joins {
+                line.push(' ');
+            }
+            line.push_str(&w.text);
+            (x0, y0, x1, y1) = (x0.min(w.x0), y0.min(w.y0), x1.max(w.x1), y1.max(w.y1));
+            j += 1;
+        }
+        let par = (key.0, key.1);
+        if !text.is_empty() {
+            text.push_str(if last_par == Some(par) { "\n" } else { "\n\n" });
+        }
+        last_par = Some(par);
+        text.push_str(&line);
+        lines.push(OcrLine {
+            text: line,
+            x: x0 / fw,
+            y: y0 / fh,
+            w: (x1 - x0) / fw,
+            h: (y1 - y0) / fh,
+        });
+        i = j;
+    }
+    OcrPage {
+        text,
+        lines,
+        confidence,
+    }
+}
+
+/// Runs `tesseract` on `image` (PGM) directly, in this process's own child: for the
+/// in-process PDF reader of tests and trusted files. User files go through the
+/// confined worker ([`super::sandbox::PdfSandbox::ocr`]).
+pub fn read_unconfined(engine: &Engine, image: &[u8], langs: &str) -> Result<String, Problem> {
+    use std::io::Write;
+    let mut child = std::process::Command::new(&engine.program)
+        .args(tesseract_args(langs))
+        .env_clear()
+        .env("OMP_THREAD_LIMIT", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map_err(|e| Problem::OcrFailed {
+            detail: format!("tesseract did not start ({e})"),
+        })?;
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(image);
+    }
+    let out = child.wait_with_output().map_err(|e| Problem::OcrFailed {
+        detail: e.to_string(),
+    })?;
+    if !out.status.success() {
+        return Err(Problem::OcrFailed {
+            detail: format!("tesseract ended with {}", out.status),
+        });
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// Tesseract's arguments: the image on stdin, TSV (words with boxes) on stdout.
+pub fn tesseract_args(langs: &str) -> Vec<String> {
+    [
+        "stdin",
+        "stdout",
+        "-l",
+        langs,
+        "--dpi",
+        &DPI.to_string(),
+        "--psm",
+        "3",
+        "tsv",
+    ]
+    .iter()
+    .map(|s| (*s).to_owned())
+    .collect()
+}
+
+/// The cache of pages read, beside the index (`ocr-cache.sqlite3`).
+pub struct Cache {
+    conn: rusqlite::Connection,
+}
+
+impl Cache {
+    /// The cache file that belongs to the database at `db`.
+    pub fn path_for(db: &Path) -> PathBuf {
+        db.with_file_name("ocr-cache.sqlite3")
+    }
+
+    /// Opens (creating) the cache at `path`; `None` when it cannot be used (the pages
+    /// are then read again next time, nothing else is lost).
+    pub fn open(path: &Path) -> Option<Self> {
+        let conn = rusqlite::Connection::open(path).ok()?;
+        conn.busy_timeout(std::time::Duration::from_secs(10)).ok()?;
+        conn.execute_batch(
+            "PRAGMA journal_mode = WAL;
+             CREATE TABLE IF NOT EXISTS pages (
+                 key TEXT PRIMARY KEY,
+                 page TEXT NOT NULL,
+                 read_at INTEGER NOT NULL
+             );",
+        )
+        .ok()?;
+        Some(Self { conn })
+    }
+
+    /// The key of a drawn page read by `engine` in `langs`.
+    pub fn key(image: &[u8], engine: &Engine, langs: &str) -> String {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        h.update(image);
+        h.update(engine.version.as_bytes());
+        h.update(b"\0");
+        h.update(langs.as_bytes());
+        format!("{:x}", h.finalize())
+    }
+
+    /// A page read before.
+    pub fn get(&self, key: &str) -> Option<OcrPage> {
+        let json: String = self
+            .conn
+            .query_row("SELECT page FROM pages WHERE key = ?1", [key], |r| r.get(0))
+            .ok()?;
+        serde_json::from_str(&json).ok()
+    }
+
+    /// Keeps a page read.
+    pub fn put(&self, key: &str, page: &OcrPage) {
+        if let Ok(json) = serde_json::to_string(page) {
+            let _ = self.conn.execute(
+                "INSERT OR REPLACE INTO pages (key, page, read_at) VALUES (?1, ?2, ?3)",
+                rusqlite::params![key, json, crate::store::now()],
+            );
+        }
+    }
+
+    /// How many pages are kept.
+    pub fn len(&self) -> usize {
+        self.conn
+            .query_row("SELECT count(*) FROM pages", [], |r| r.get::<_, i64>(0))
+            .map_or(0, |n| n as usize)
+    }
+
+    /// Whether no page is kept.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TSV: &str = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext
+1\t1\t0\t0\t0\t0\t0\t0\t1000\t2000\t-1\t
+5\t1\t1\t1\t1\t1\t100\t100\t200\t40\t95\t第七条
+5\t1\t1\t1\t1\t2\t320\t100\t300\t40\t93\t用人单位
+5\t1\t1\t1\t2\t1\t100\t150\t400\t40\t90\t自用工之日起。
+5\t1\t1\t2\t1\t1\t100\t300\t180\t40\t96\tAnnual
+5\t1\t1\t2\t1\t2\t290\t300\t120\t40\t97\tleave
+";
+
+    #[test]
+    fn words_become_lines_and_paragraphs_without_spaces_inside_chinese() {
+        let page = parse_tsv(TSV, 1000, 2000);
+        assert_eq!(page.text, "第七条用人单位\n自用工之日起。\n\nAnnual leave");
+        assert_eq!(page.lines.len(), 3);
+        let first = &page.lines[0];
+        assert!((first.x - 0.1).abs() < 1e-6 && (first.y - 0.05).abs() < 1e-6);
+        assert!((first.w - 0.52).abs() < 1e-6 && (first.h - 0.02).abs() < 1e-6);
+        assert!(page.is_readable(), "{}", page.confidence);
+    }
+
+    #[test]
+    fn the_rules_of_a_table_are_erased_and_its_words_and_a_photo_kept() {
+        // A 150-dpi page: a table's two rules (1 inch long), a "character" of short
+        // strokes in a cell, and a dark photo 0.5 inch square.
+        let (w, h) = (300usize, 300usize);
+        let mut grey = vec![255u8; w * h];
+        let mut ink = |x0: usize, y0: usize, x1: usize, y1: usize| {
+            for y in y0..y1 {
+                for x in x0..x1 {
+                    grey[y * w + x] = 0;
+                }
+            }
+        };
+        ink(20, 40, 170, 42); // horizontal rule, 2 px thick
+        ink(20, 40, 22, 190); // vertical rule
+        ink(60, 60, 80, 62); // a character's strokes, 20 px
+        ink(70, 55, 72, 80);
+        ink(200, 200, 275, 275); // the photo
+        erase_rules(&mut grey, w, h, 150);
+        let at = |x: usize, y: usize| grey[y * w + x];
+        assert_eq!(at(100, 41), 255, "the horizontal rule is erased");
+        assert_eq!(at(21, 120), 255, "the vertical rule is erased");
+        assert_eq!(at(65, 61), 0, "the character's strokes stay");
+        assert_eq!(at(71, 75), 0, "the character's strokes stay");
+        assert_eq!(at(240, 240), 0, "a filled area is no rule");
+        assert_eq!(at(200, 237), 0, "not even its edge");
+    }
+
+    #[test]
+    fn a_page_of_noise_is_not_readable() {
+        let noise = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext
+5\t1\t1\t1\t1\t1\t10\t10\t20\t20\t12\t~
+5\t1\t1\t1\t1\t2\t40\t10\t20\t20\t20\t/i
+";
+        assert!(!parse_tsv(noise, 100, 100).is_readable());
+    }
+
+    #[test]
+    fn the_text_pages_say_the_language_and_without_them_the_first_page_does() {
+        let english = "The employee handbook describes paid time off. ".repeat(10);
+        assert_eq!(langs_for(&[english.as_str()]), Some(ENGLISH));
+        let chinese = "第一条 员工每年享有带薪年假，具体天数按工龄计算。".repeat(5);
+        assert_eq!(langs_for(&[chinese.as_str()]), Some(CHINESE));
+        assert_eq!(langs_for(&[]), None);
+        let read = |text: &str| OcrPage {
+            text: text.into(),
+            lines: Vec::new(),
+            confidence: 90.0,
+        };
+        assert!(read(&english).is_latin());
+        assert!(!read(&chinese).is_latin());
+    }
+}
