@@ -217,6 +217,47 @@ pub enum Command {
         #[command(flatten)]
         rerank: RerankArgs,
     },
+    /// Measure how scanned pages are read: corpus pages turned into scans (clean and
+    /// noisy) read by OCR against their text layer, pages per second, and (with
+    /// --retrieval) colloquial-dev's hit@5 with every corpus PDF scanned.
+    BenchOcr {
+        /// The evaluation folder (default: ../shared/eval).
+        #[arg(long, value_name = "DIR")]
+        eval_dir: Option<PathBuf>,
+        /// Pages of each typeset PDF (twice as many of the English one).
+        #[arg(long, default_value_t = 3, value_name = "N")]
+        pages: u32,
+        /// Also measure retrieval with every corpus PDF replaced by its scan (slow).
+        #[arg(long)]
+        retrieval: bool,
+        /// Write each page's OCR text and its original text layer here, to see the
+        /// misreadings.
+        #[arg(long, value_name = "DIR")]
+        dump: Option<PathBuf>,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Make scanned-looking copies of PDFs (each page an image, text gone), for testing
+    /// and measuring OCR: clean, or --noisy (turned, grey, grainy, a red seal on
+    /// Chinese pages); --mixed keeps every other page as text.
+    MakeScans {
+        /// PDFs to copy.
+        #[arg(required = true)]
+        pdfs: Vec<PathBuf>,
+        /// Folder for the copies (same file names).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Look like a copier's scan.
+        #[arg(long)]
+        noisy: bool,
+        /// Keep every other page (the 2nd, 4th …) as text.
+        #[arg(long)]
+        mixed: bool,
+        /// Only the first N pages.
+        #[arg(long, value_name = "N")]
+        first: Option<u32>,
+    },
     /// Measure the grounding check on faithful and corrupted sentences from the datasets.
     BenchGrounding {
         /// The evaluation folder (default: ../shared/eval).

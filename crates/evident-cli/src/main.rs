@@ -9,11 +9,13 @@ mod bench_claims;
 mod bench_embed;
 mod bench_generate;
 mod bench_grounding;
+mod bench_ocr;
 mod bench_query;
 mod dataset;
 mod eval;
 mod llm;
 mod output;
+mod scans;
 mod semantic;
 mod sync;
 
@@ -311,6 +313,35 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 answers: answers.then_some(composer),
                 json,
             })?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::BenchOcr {
+            eval_dir,
+            pages,
+            retrieval,
+            dump,
+            json,
+        } => {
+            let dir = eval_dir.unwrap_or_else(bench::default_eval_dir);
+            let report = bench_ocr::run(&dir, pages, retrieval, dump.as_deref(), json)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::MakeScans {
+            pdfs,
+            out,
+            noisy,
+            mixed,
+            first,
+        } => {
+            let look = if noisy {
+                scans::Look::Noisy
+            } else {
+                scans::Look::Clean
+            };
+            scans::make(&pdfs, &out, look, mixed, first)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::BenchGrounding {

@@ -39,6 +39,19 @@ impl Progress {
                     bar.inc(1);
                 }
             }
+            ImportEvent::Ocr { path, page, pages } if !self.quiet => {
+                let line = match lang() {
+                    Lang::ZhCn => format!("正在识别扫描页 {page}/{pages}：{}", display(path)),
+                    Lang::En => {
+                        format!("reading scanned page {page} of {pages}: {}", display(path))
+                    }
+                };
+                match &self.bar {
+                    Some(bar) if !bar.is_hidden() => bar.set_message(line),
+                    // Not a terminal: one line per page, for logs and scripts.
+                    _ => eprintln!("{line}"),
+                }
+            }
             ImportEvent::Embedding(p) => self.embedding(p),
             _ => {}
         }

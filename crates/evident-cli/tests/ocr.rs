@@ -1,0 +1,244 @@
+//! Scanned PDFs, read by Tesseract in a confined worker, with the real `evident` binary:
+//! scans are made at test time from the corpus PDFs (`evident make-scans`, never
+//! stored), imported, asked about, rebuilt from the cache, imported with no Tesseract,
+//! and cancelled half-way.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use common::{bin, count, eval_dir, evident, json};
+
+fn labour_law() -> PathBuf {
+    eval_dir().join("corpus/pdf-generated/zh-labour-contract-law.pdf")
+}
+
+/// Scanned copies of `pdfs` in `out` (`extra`: --noisy, --mixed).
+fn make_scans(out: &Path, pdfs: &[PathBuf], extra: &[&str]) {
+    let status = Command::new(bin())
+        .arg("make-scans")
+        .arg("--out")
+        .arg(out)
+        .args(extra)
+        .args(pdfs)
+        .status()
+        .expect("make-scans runs");
+    assert!(status.success());
+}
+
+/// The first `pages` pages of the labour contract law, as an image-only PDF.
+fn scanned_law(dir: &Path, pages: u32) -> PathBuf {
+    let bytes = std::fs::read(labour_law()).expect("the corpus PDF");
+    let mut doc = lopdf::Document::load_mem(&bytes).expect("a PDF");
+    let all: Vec<u32> = doc.get_pages().keys().copied().collect();
+    let drop: Vec<u32> = all.into_iter().filter(|n| *n > pages).collect();
+    doc.delete_pages(&drop);
+    let short = dir.join("source");
+    std::fs::create_dir_all(&short).expect("mkdir");
+    let source = short.join("劳动合同法.pdf");
+    doc.save(&source).expect("saved");
+    let scans = dir.join("scans");
+    make_scans(&scans, &[source], &[]);
+    scans.join("劳动合同法.pdf")
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn a_scanned_policy_is_read_its_question_answered_and_a_rebuild_reads_nothing_again() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let scan = scanned_law(dir.path(), 2);
+    assert!(
+        lopdf::Document::load(&scan)
+            .map(|d| d.extract_text(&[1, 2]).unwrap_or_default())
+            .unwrap_or_default()
+            .trim()
+            .is_empty(),
+        "the copy has no text layer"
+    );
+    let db = dir.path().join("db.sqlite3");
+    let out = evident(&db, &["import", &scan.to_string_lossy()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // Progress per page, as lines when stderr is not a terminal.
+    let err = stderr(&out);
+    assert!(
+        err.contains("reading scanned page 1 of 2") && err.contains("reading scanned page 2 of 2"),
+        "{err}"
+    );
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        said.contains("imported")
+            && said.contains("pages 1–2 had no text layer and were read from their image (OCR)"),
+        "the user is told the text was read from images: {said}"
+    );
+    let docs = json(&db, &["docs", "--json"]);
+    assert_eq!(docs[0]["page_count"], 2, "{docs}");
+    // A question answered from the scanned page, citing it.
+    let answer = json(
+        &db,
+        &[
+            "ask",
+            "用人单位招用劳动者，可以扣押劳动者的居民身份证吗？",
+            "--json",
+        ],
+    );
+    let first = &answer["sources"][0];
+    assert!(
+        first["doc_path"]
+            .as_str()
+            .is_some_and(|p| p.ends_with("劳动合同法.pdf")),
+        "{answer}"
+    );
+    assert!(
+        first["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("居民身份证")),
+        "the scanned page's passage is the source: {first}"
+    );
+    assert!(first["page_start"].as_u64().is_some_and(|p| p >= 1));
+    let cache = db.with_file_name("ocr-cache.sqlite3");
+    assert_eq!(count(&cache, "SELECT count(*) FROM pages"), 2);
+    // The boxes of what was read are kept for the viewer.
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM pages WHERE ocr_lines IS NOT NULL"
+        ),
+        2
+    );
+
+    // A rebuild reads no page again: the cache holds them.
+    let out = evident(&db, &["rebuild"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        !stderr(&out).contains("reading scanned page"),
+        "no page was read again: {}",
+        stderr(&out)
+    );
+    assert_eq!(count(&cache, "SELECT count(*) FROM pages"), 2);
+    assert_eq!(count(&db, "SELECT count(*) FROM documents"), 1);
+}
+
+#[test]
+fn without_tesseract_a_scan_names_the_packages_to_install_and_the_rest_is_imported() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let scan = scanned_law(dir.path(), 1);
+    let docs = dir.path().join("docs");
+    std::fs::create_dir_all(&docs).expect("mkdir");
+    std::fs::copy(&scan, docs.join("扫描件.pdf")).expect("copy");
+    std::fs::write(
+        docs.join("制度.md"),
+        "# 制度\n\n第一条 员工每年享有带薪年假十天。\n",
+    )
+    .expect("write");
+    let db = dir.path().join("db.sqlite3");
+    let out = Command::new(bin())
+        .arg("--db")
+        .arg(&db)
+        .args(["import", "--json"])
+        .arg(&docs)
+        .env("EVIDENT_TESSERACT", "none")
+        .env("EVIDENT_MODELS_DIR", "/nonexistent")
+        .output()
+        .expect("runs");
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let files = summary["files"].as_array().expect("files");
+    let of = |name: &str| {
+        files
+            .iter()
+            .find(|f| f["path"].as_str().is_some_and(|p| p.ends_with(name)))
+            .unwrap_or_else(|| panic!("{name} in {summary}"))
+    };
+    assert_eq!(of("制度.md")["status"], "imported");
+    let scan = of("扫描件.pdf");
+    assert_eq!(scan["status"], "failed", "{scan}");
+    assert_eq!(scan["why"]["code"], "ocr_unavailable", "{scan}");
+    let reason = scan["reason"].as_str().unwrap_or_default();
+    assert!(
+        reason.contains("tesseract-ocr tesseract-ocr-chi-sim tesseract-ocr-eng"),
+        "the reason names the packages: {reason}"
+    );
+}
+
+#[test]
+fn a_mixed_pdf_keeps_its_text_pages_and_reads_its_scanned_ones() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let bytes = std::fs::read(labour_law()).expect("pdf");
+    let mut doc = lopdf::Document::load_mem(&bytes).expect("a PDF");
+    let drop: Vec<u32> = doc.get_pages().keys().copied().filter(|n| *n > 3).collect();
+    doc.delete_pages(&drop);
+    let source = dir.path().join("law.pdf");
+    doc.save(&source).expect("saved");
+    let scans = dir.path().join("mixed");
+    make_scans(&scans, &[source], &["--mixed"]);
+    let db = dir.path().join("db.sqlite3");
+    let summary = json(
+        &db,
+        &["import", &scans.join("law.pdf").to_string_lossy(), "--json"],
+    );
+    let file = &summary["files"][0];
+    assert_eq!(file["status"], "imported", "{file}");
+    assert_eq!(file["pages"], 3);
+    // Pages 1 and 3 were images; page 2 kept its text layer and was not read by OCR.
+    assert_eq!(
+        file["warned"][0]["params"]["pages"], "1, 3",
+        "only the scanned pages are read: {file}"
+    );
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM pages WHERE ocr_lines IS NOT NULL"
+        ),
+        2
+    );
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM pages WHERE ocr_lines IS NOT NULL AND page_no = 2"
+        ),
+        0
+    );
+}
+
+#[test]
+fn an_import_cancelled_during_ocr_leaves_nothing_of_the_file() {
+    use evident_core::extract::pdf::{PdfReader, PdfSandbox};
+    use evident_core::import::{ImportEvent, ImportOptions, Importer, Outcome};
+    let dir = tempfile::tempdir().expect("tmp");
+    let scan = scanned_law(dir.path(), 3);
+    let mut store =
+        evident_core::store::Store::open(&dir.path().join("db.sqlite3")).expect("store");
+    let sandbox = PdfSandbox {
+        program: bin(),
+        ..PdfSandbox::current_exe().expect("exe")
+    };
+    let cancel = Arc::new(AtomicBool::new(false));
+    let mut options = ImportOptions::with_reader(PdfReader::Sandboxed(sandbox));
+    options.cancel = Some(cancel.clone());
+    let mut pages_read = 0;
+    let summary = Importer::new(options)
+        .run(&mut store, &[scan], &mut |event| {
+            if let ImportEvent::Ocr { page, .. } = event {
+                pages_read = page;
+                // Cancelled while the first page is being read.
+                cancel.store(true, Ordering::SeqCst);
+            }
+        })
+        .expect("the import itself ends normally");
+    assert_eq!(pages_read, 1, "stopped after the page being read");
+    let outcome = &summary.files[0].outcome;
+    assert!(
+        matches!(outcome, Outcome::Skipped { why, .. } if *why == evident_core::problem::Problem::Cancelled),
+        "{outcome:?}"
+    );
+    assert!(
+        store.documents().expect("documents").is_empty(),
+        "nothing half-imported"
+    );
+    assert_eq!(store.chunk_count().expect("chunks"), 0);
+}
