@@ -32,6 +32,7 @@ const COMMANDS: &[&str] = &[
     "documents",
     "remove_document",
     "import_paths",
+    "cancel_import",
     "rebuild_index",
     "document_view",
     "locate_source",

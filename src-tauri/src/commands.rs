@@ -130,6 +130,15 @@ pub enum ImportProgress {
         /// Its report.
         report: FileReport,
     },
+    /// A scanned page of a file is being read (OCR).
+    Ocr {
+        /// The file.
+        path: String,
+        /// Which of its scanned pages, from 1.
+        page: u32,
+        /// How many it has.
+        pages: u32,
+    },
 }
 
 impl ImportProgress {
@@ -138,6 +147,11 @@ impl ImportProgress {
             ImportEvent::Planned { files, .. } => Some(Self::Planned { files: *files }),
             ImportEvent::File(report) => Some(Self::File {
                 report: (*report).clone(),
+            }),
+            ImportEvent::Ocr { path, page, pages } => Some(Self::Ocr {
+                path: path.to_string_lossy().into_owned(),
+                page: *page,
+                pages: *pages,
             }),
             // The app embeds in the background afterwards (`embedding-status`).
             ImportEvent::Embedding(_) => None,
@@ -588,25 +602,26 @@ pub async fn library_sync(
 
 /// Imports files and folders, reporting each file through `import-progress`.
 #[tauri::command]
-pub async fn import_paths(
-    app: AppHandle,
-    state: State<'_, AppState>,
-    paths: Vec<String>,
-) -> CommandResult<ImportSummary> {
-    let db = state.db_path.clone();
-    let options = ImportOptions::sandboxed()?;
+pub async fn import_paths(app: AppHandle, paths: Vec<String>) -> CommandResult<ImportSummary> {
+    let mut options = ImportOptions::sandboxed()?;
     let inputs: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
-    // Imported folders and files are kept in sync from now on (an older index's own
-    // files are taken as watched first, before the import adds to it).
-    let db_path = &state.db_path;
-    state.with_user(|u| {
-        u.watched_or_seed(|| Store::open(db_path)?.document_paths())?;
-        u.watch(&inputs)
-    })?;
+    let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    options.cancel = Some(cancel.clone());
     tauri::async_runtime::spawn_blocking(move || -> CommandResult<ImportSummary> {
+        let state = app.state::<AppState>();
+        let db = state.db_path.clone();
+        // Imported folders and files are kept in sync from now on (an older index's own
+        // files are taken as watched first, before the import adds to it).
+        state.with_user(|u| {
+            u.watched_or_seed(|| Store::open(&db)?.document_paths())?;
+            u.watch(&inputs)
+        })?;
+        *state
+            .importing
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(cancel);
         // Its own connection: the UI stays free to search while the import writes (and
         // a rebuild waits for it).
-        let state = app.state::<AppState>();
         let summary = state.using_file(|| -> evident_core::Result<ImportSummary> {
             let mut store = Store::open(&db)?;
             Importer::new(options).run(&mut store, &inputs, &mut |event| {
@@ -614,13 +629,32 @@ pub async fn import_paths(
                     let _ = app.emit("import-progress", progress);
                 }
             })
-        })?;
+        });
+        *state
+            .importing
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = None;
+        let summary = summary?;
         embedding::catch_up(&app);
         crate::syncing::poke(&state);
         Ok(summary)
     })
     .await
     .map_err(blocking_error)?
+}
+
+/// Stops the running import: files not yet written are not imported, and a scanned
+/// file stops between two pages (each file is imported whole or not at all).
+#[tauri::command]
+pub async fn cancel_import(state: State<'_, AppState>) -> CommandResult<bool> {
+    let running = state
+        .importing
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone();
+    Ok(running
+        .map(|c| c.store(true, std::sync::atomic::Ordering::Relaxed))
+        .is_some())
 }
 
 /// Rebuilds the database from the source files of its documents (also the way out of

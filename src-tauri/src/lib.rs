@@ -50,6 +50,7 @@ pub fn run() {
             commands::documents,
             commands::remove_document,
             commands::import_paths,
+            commands::cancel_import,
             commands::rebuild_index,
             commands::document_view,
             commands::locate_source,

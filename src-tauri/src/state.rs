@@ -44,6 +44,8 @@ pub struct AppState {
     pub rerank: crate::reranking::RerankState,
     /// PDF pages drawn recently for the source viewer.
     pub pages: crate::pages::PageCache,
+    /// The running import's stop switch (`cancel_import`).
+    pub importing: Mutex<Option<std::sync::Arc<std::sync::atomic::AtomicBool>>>,
 }
 
 fn recover<G>(r: Result<G, PoisonError<G>>) -> G {
@@ -131,6 +133,7 @@ impl AppState {
             syncing: Default::default(),
             rerank: Default::default(),
             pages: Default::default(),
+            importing: Mutex::new(None),
         }
     }
 

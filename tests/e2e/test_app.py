@@ -1212,6 +1212,7 @@ def main() -> int:
         word_and_watched_folder(driver, data, docs)
 
         viewer_memory(driver, cli, db, data, env)
+        scanned_source(driver, cli, db, data, env)
         library_at_scale(driver, cli, db, data, env)
     finally:
         if driver:
@@ -1305,6 +1306,74 @@ def viewer_memory(driver, cli: str, db: Path, data: Path, env: dict) -> None:
     check(shown == 20 and pdf_pages >= 10 and images <= 1,
           f"20 source clicks each showed their source, PDF pages among them, one page image at a time"
           f" ({shown} shown of {tried} tried, {pdf_pages} PDF pages, {images} images)")
+
+
+def scanned_source(driver, cli: str, db: Path, data: Path, env: dict) -> None:
+    """A policy that exists only as a scan: made at test time from the corpus PDF (its
+    pages images, no text layer), imported, asked about; the citation opens the scanned
+    page with the passage marked over the words OCR read there."""
+    law = Path(os.environ.get("EVIDENT_EVAL_DIR", str(ROOT.parent / "shared" / "eval"))) / \
+        "corpus" / "pdf-generated" / "zh-labour-contract-law.pdf"
+    scans = data / "scans"
+    made = subprocess.run([cli, "make-scans", "--first", "3", "--out", str(scans), str(law)],
+                          capture_output=True, env=env)
+    check(made.returncode == 0, f"a scanned copy of the labour contract law is made ({made.stderr[-200:]!r})")
+    # Dropped on the window as a person drops it: the Library says which scanned page it
+    # is reading, and Cancel stops the import with nothing of the file kept.
+    drop = ("window.__TAURI_INTERNALS__.invoke('plugin:event|emit', {event: 'tauri://drag-drop',"
+            " payload: {paths: [arguments[0]], position: {x: 200, y: 200}}})")
+    driver.execute_script(drop, str(scans))
+    reading = WebDriverWait(driver, 60, poll_frequency=0.05).until(lambda d: d.execute_script(
+        "const l = document.querySelector('[data-testid=library-ocr]');"
+        "const c = document.querySelector('[data-testid=library-cancel]');"
+        "return l && l.textContent && c && !c.hidden ? [l.textContent, l.dataset.page, l.dataset.pages] : null"))
+    check(reading[2] == "3" and "zh-labour-contract-law.pdf" in reading[0],
+          f"the window says which scanned page of which file it is reading ({reading})")
+    shot(driver, "23a-ocr-progress")
+    by_testid(driver, "library-cancel").click()
+    WebDriverWait(driver, 60, poll_frequency=0.1).until(lambda d: d.execute_script(
+        "return document.querySelector('[data-testid=library-import-summary]')?.dataset.done === 'true'"))
+    after = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "window.__TAURI_INTERNALS__.invoke('documents').then(d => done(d.map(x => x.path)), e => done([String(e)]))")
+    said = driver.execute_script("return document.querySelector('.library-page')?.textContent ?? ''")
+    check(not any("scans" in p for p in after) and ("取消" in said or "cancelled" in said),
+          f"Cancel during OCR keeps nothing of the scanned file and says so ({[p for p in after if 'scans' in p]})")
+    # Dropped again: the page read before comes from the cache, the rest are read.
+    driver.execute_script("delete document.querySelector('[data-testid=library-import-summary]').dataset.done")
+    began = time.perf_counter()
+    driver.execute_script(drop, str(scans))
+    WebDriverWait(driver, 120, poll_frequency=0.1).until(lambda d: d.execute_script(
+        "return document.querySelector('[data-testid=library-import-summary]')?.dataset.done === 'true'"))
+    timings["scanned_pdf_import_s"] = round(time.perf_counter() - began, 1)
+    imported = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "window.__TAURI_INTERNALS__.invoke('documents').then(d => done(d.filter(x => x.path.includes('scans'))"
+        ".map(x => [x.status, x.warnings])), e => done(String(e)))")
+    check(isinstance(imported, list) and len(imported) == 1 and any("(OCR)" in w for w in imported[0][1]),
+          f"the scanned PDF is imported when dropped again ({imported})")
+    by_testid(driver, "tab-ask").click()
+    ask(driver, "用人单位招用劳动者时，可以扣押劳动者的居民身份证吗？")
+    source = driver.execute_script(
+        "return [...document.querySelectorAll('.ask-page .result [data-testid=source]')]"
+        ".find(b => (b.closest('li, article, div')?.textContent ?? '').includes('居民身份证'))?.dataset.n ?? null")
+    check(source is not None, "the scanned page's passage is among the sources")
+    if source is None:
+        return
+    driver.execute_script(
+        "const b = document.querySelector(`.ask-page .result [data-testid=source][data-n='${arguments[0]}']`);"
+        "const d = b.closest('details'); if (d) d.open = true; b.scrollIntoView({block: 'center'}); b.click();", source)
+    WebDriverWait(driver, 20, poll_frequency=0.05).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, ".pdf-view [data-testid='source-highlight']"))
+    marked = driver.execute_script(
+        "const img = document.querySelector('.pdf-view img.pdf-page-image').getBoundingClientRect();"
+        "const spans = [...document.querySelectorAll('.pdf-view .source-highlight')];"
+        "return {text: spans.map(s => s.textContent).join(''), inside: spans.every(s => {"
+        " const r = s.getBoundingClientRect(); return r.width > 0 && r.left >= img.left - 1 && r.right <= img.right + 1"
+        " && r.top >= img.top - 1 && r.bottom <= img.bottom + 1; })}")
+    check("居民身份证" in marked["text"] and marked["inside"],
+          f"the citation opens the scan with the passage marked over the words read there ({marked})")
+    shot(driver, "23-scanned-source-highlight")
 
 
 def in_page_ms(driver, action: str, done: str) -> float:

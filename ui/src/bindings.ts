@@ -537,7 +537,35 @@ page: number,
 /**
  * What the decoder said.
  */
-detail: string, } } | { "code": "form_loop", "params": { 
+detail: string, } } | { "code": "pages_read", "params": { 
+/**
+ * The pages, as ranges.
+ */
+pages: string, 
+/**
+ * How many.
+ */
+count: number, } } | { "code": "pages_no_text", "params": { 
+/**
+ * The pages, as ranges.
+ */
+pages: string, 
+/**
+ * How many.
+ */
+count: number, } } | { "code": "ocr_unavailable", "params": { 
+/**
+ * The Debian packages that read scans.
+ */
+packages: string, 
+/**
+ * What is missing.
+ */
+detail: string, } } | { "code": "ocr_failed", "params": { 
+/**
+ * What happened, in English.
+ */
+detail: string, } } | { "code": "cancelled" } | { "code": "form_loop", "params": { 
 /**
  * The page.
  */
@@ -1280,7 +1308,19 @@ files: number, } | { "kind": "file",
 /**
  * Its report.
  */
-report: FileReport, };
+report: FileReport, } | { "kind": "ocr", 
+/**
+ * The file.
+ */
+path: string, 
+/**
+ * Which of its scanned pages, from 1.
+ */
+page: number, 
+/**
+ * How many it has.
+ */
+pages: number, };
 export type ImportSummary = { 
 /**
  * One report per file, in processing order.

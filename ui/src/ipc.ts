@@ -75,6 +75,8 @@ export const ipc = {
   removeDocument: (id: number) => call<boolean>("remove_document", { id }),
   importPaths: (paths: string[]) => call<ImportSummary>("import_paths", { paths }),
   rebuildIndex: () => call<RebuildReport>("rebuild_index"),
+  /// Stops the running import (files not yet written are left out, whole).
+  cancelImport: () => call<boolean>("cancel_import"),
   documentView: (id: number) => call<DocumentView>("document_view", { id }),
   /// Where a cited passage is now (by its file and text); null if the file is gone.
   locateSource: (source: Source) => call<Located | null>("locate_source", { source }),

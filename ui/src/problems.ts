@@ -88,12 +88,12 @@ export function sayProblem(p: Problem): string {
       return zh ? "这个 PDF 没有页面（页面树缺失或损坏）" : "the PDF has no pages (its page tree is missing or damaged)";
     case "pdf_no_unicode":
       return zh
-        ? "其文字无法解码为可读字符（PDF 的字体缺少 Unicode 映射）；不支持 OCR"
-        : "its text does not decode to readable characters (the PDF's fonts lack a Unicode map); OCR is not supported";
+        ? "其文字无法解码为可读字符（PDF 的字体缺少 Unicode 映射），从页面图像中也识别不出文字"
+        : "its text does not decode to readable characters (the PDF's fonts lack a Unicode map), and no text could be read from its page images either";
     case "pdf_scanned":
       return zh
-        ? `${p.params.pages} 页中没有一页有文字层，看起来是扫描件（不支持 OCR）`
-        : `none of its ${p.params.pages} page(s) has a text layer; it looks like a scanned document (OCR is not supported)`;
+        ? `${p.params.pages} 页中没有一页有文字层，从页面图像中也识别不出文字`
+        : `none of its ${p.params.pages} page(s) has a text layer, and no text could be read from their images`;
     case "pages_textless":
       return zh
         ? `第 ${p.params.pages} 页没有文字（可能是扫描图像），未能建立索引`
@@ -104,6 +104,24 @@ export function sayProblem(p: Problem): string {
         : `${p.params.count === 1 ? "page" : "pages"} ${p.params.pages} with text that does not decode to readable characters (the fonts lack a Unicode map) were not indexed`;
     case "page_unread":
       return zh ? `第 ${p.params.page} 页无法完整读取（${p.params.detail}）` : `page ${p.params.page} could not be read (${p.params.detail})`;
+    case "pages_read": {
+      const one = p.params.count === 1;
+      return zh
+        ? `第 ${p.params.pages} 页没有文字层，已从图像中识别文字（OCR），引文可能有识别错误`
+        : `${one ? "page" : "pages"} ${p.params.pages} had no text layer and ${one ? "was" : "were"} read from ${one ? "its" : "their"} image (OCR): quotes may hold reading mistakes`;
+    }
+    case "pages_no_text":
+      return zh
+        ? `第 ${p.params.pages} 页的图像中没有可识别的文字（空白页或照片），未建立索引`
+        : `${p.params.count === 1 ? "page" : "pages"} ${p.params.pages}: no text could be read from the image (a blank page or a photograph); not indexed`;
+    case "ocr_unavailable":
+      return zh
+        ? `扫描页无法识别：需要 Tesseract 及其中英文语言数据（${p.params.detail}）；请安装 ${p.params.packages}`
+        : `scanned pages cannot be read: Tesseract and its Chinese and English data are needed (${p.params.detail}); install ${p.params.packages}`;
+    case "ocr_failed":
+      return zh ? `文字识别失败（${p.params.detail}）` : `reading the page image failed (${p.params.detail})`;
+    case "cancelled":
+      return zh ? "导入已取消，此文件未导入" : "the import was cancelled before this file was imported";
     case "form_loop":
       return zh
         ? `第 ${p.params.page} 页：一个图形对象引用了自身，循环已被截断`

@@ -7,6 +7,8 @@ import { LibraryPage } from "./library-page";
 // removal that fails.
 const backend = vi.hoisted(() => ({
   imports: [] as { paths: string[]; finish: () => void }[],
+  progress: [] as ((p: unknown) => void)[],
+  cancels: 0,
   removeFails: false,
   removed: [] as number[],
 }));
@@ -18,7 +20,14 @@ vi.mock("../../ipc", () => {
     ipc: {
       onLibrarySynced: never,
       onEmbeddingStatus: never,
-      onImportProgress: never,
+      onImportProgress: (handler: (p: unknown) => void) => {
+        backend.progress.push(handler);
+        return Promise.resolve(() => {});
+      },
+      cancelImport: () => {
+        backend.cancels += 1;
+        return Promise.resolve(true);
+      },
       onRebuildWaiting: never,
       librarySync: () => new Promise(() => {}),
       embeddingStatus: () => new Promise(() => {}),
@@ -56,6 +65,27 @@ function doc(id: number): DocumentRecord {
 const settle = () => new Promise((r) => setTimeout(r, 0));
 
 describe("LibraryPage", () => {
+  it("says which scanned page it reads, offers Cancel while importing, and clears both after", async () => {
+    setLang("en");
+    const page = new LibraryPage(() => {}, () => {});
+    const line = () => page.element.querySelector<HTMLElement>("[data-testid=library-ocr]");
+    const cancel = () => page.element.querySelector<HTMLButtonElement>("[data-testid=library-cancel]");
+    expect(cancel()?.hidden).toBe(true);
+    const running = page.import(["/scans/notice.pdf"]);
+    await settle();
+    expect(cancel()?.hidden).toBe(false);
+    for (const handler of backend.progress) handler({ kind: "ocr", path: "/scans/notice.pdf", page: 2, pages: 5 });
+    expect(line()?.textContent).toBe("Reading scanned page 2 of 5 of notice.pdf (OCR)…");
+    expect(line()?.dataset.page).toBe("2");
+    cancel()?.click();
+    expect(backend.cancels).toBe(1);
+    backend.imports[0]?.finish();
+    await running;
+    expect(cancel()?.hidden).toBe(true);
+    expect(line()?.textContent).toBe("");
+    backend.imports.length = 0;
+  });
+
   it("imports files dropped during an import once it is done, not never", async () => {
     setLang("en");
     const page = new LibraryPage(() => {}, () => {});

@@ -74,6 +74,9 @@ export class LibraryPage {
   private readonly embeddingText: HTMLElement;
   private readonly embeddingBar: HTMLProgressElement;
   private readonly rebuildButton: HTMLButtonElement;
+  private readonly cancelButton: HTMLButtonElement;
+  // Which scanned page is being read (OCR), while one is.
+  private readonly ocrLine: HTMLElement;
   private busy = false;
 
   constructor(
@@ -89,6 +92,12 @@ export class LibraryPage {
       onRemove: (doc) => this.remove(doc),
     });
     this.undoBar = h("p", { class: "undo-bar", testid: "library-undo-bar", attrs: { role: "status" } });
+    this.ocrLine = h("p", { class: "ocr-line", testid: "library-ocr", attrs: { role: "status" } });
+    this.cancelButton = h(
+      "button",
+      { testid: "library-cancel", attrs: { type: "button", hidden: true }, on: { click: () => void ipc.cancelImport().catch(this.onError) } },
+      t("cancelImport"),
+    );
     this.sync = h("div", { class: "library-sync", testid: "library-sync", attrs: { role: "status", "aria-live": "polite" } });
     this.embeddingText = h("span", {});
     this.embeddingBar = h("progress", {});
@@ -114,8 +123,10 @@ export class LibraryPage {
         h("button", { class: "primary", attrs: { type: "button" }, on: { click: () => void this.pick(false) } }, t("addDocuments")),
         h("button", { attrs: { type: "button" }, on: { click: () => void this.pick(true) } }, t("addFolder")),
         this.rebuildButton,
+        this.cancelButton,
       ),
       this.summary,
+      this.ocrLine,
       this.progress,
       this.sync,
       this.embedding,
@@ -138,6 +149,11 @@ export class LibraryPage {
     void ipc.onImportProgress((p) => {
       if (p.kind === "planned") {
         replace(this.summary, `${t("importing")} ${p.files}…`);
+      } else if (p.kind === "ocr") {
+        const name = p.path.split(/[\\/]/).pop() ?? p.path;
+        this.ocrLine.dataset.page = String(p.page);
+        this.ocrLine.dataset.pages = String(p.pages);
+        replace(this.ocrLine, t("ocrReading", { page: p.page, pages: p.pages, file: name }));
       } else {
         this.addProgress(p.report);
       }
@@ -253,6 +269,7 @@ export class LibraryPage {
     if (this.busy) return false;
     this.busy = true;
     this.rebuildButton.disabled = true;
+    this.cancelButton.hidden = label !== t("importing");
     replace(this.progress);
     replace(this.summary, `${label}…`);
     delete this.summary.dataset.done;
@@ -269,6 +286,8 @@ export class LibraryPage {
     } finally {
       this.busy = false;
       this.rebuildButton.disabled = false;
+      this.cancelButton.hidden = true;
+      replace(this.ocrLine);
       const next = this.queued.splice(0);
       delete this.summary.dataset.queued;
       if (next.length) void this.import(next);
