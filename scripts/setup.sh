@@ -14,6 +14,10 @@ have_pkg libclang-dev || need+=(libclang-dev)
 # The desktop app: WebKitGTK for Tauri's web view, a CJK font so Chinese is not boxes.
 have_pkg libwebkit2gtk-4.1-dev || need+=(libwebkit2gtk-4.1-dev)
 have_pkg fonts-wqy-microhei || need+=(fonts-wqy-microhei)
+# Scanned PDF pages are read by Tesseract 5 with its Chinese and English data.
+have_pkg tesseract-ocr || need+=(tesseract-ocr)
+have_pkg tesseract-ocr-chi-sim || need+=(tesseract-ocr-chi-sim)
+have_pkg tesseract-ocr-eng || need+=(tesseract-ocr-eng)
 # The UI is built with Vite (Node.js and npm from Debian).
 command -v npm >/dev/null 2>&1 || need+=(nodejs npm)
 # The local embeddings server for the demo and the tests is a Python package, installed
