@@ -15,8 +15,9 @@
 //!   paragraph per Tesseract paragraph, and [`super::clean`] then treats the page like
 //!   any other: running headers, page numbers, hyphenation.
 //! * **Nothing read twice.** Results are kept in `ocr-cache.sqlite3` beside the index,
-//!   keyed by the drawn page's hash, the engine's version and the languages: a rebuild
-//!   or a re-import reads no page again.
+//!   keyed by the drawn page's hash, the engine's version, the languages and
+//!   [`Cache::FORMAT`]: a rebuild or a re-import reads no page again, and a reading made
+//!   by another version is never served.
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -460,10 +461,15 @@ impl Cache {
         Some(Self { conn })
     }
 
+    /// How a page read is turned into text and boxes ([`parse_tsv`]); raised when that
+    /// changes, so that no page read by an older Evident is served from the cache.
+    pub const FORMAT: u32 = 1;
+
     /// The key of a drawn page read by `engine` in `langs`.
     pub fn key(image: &[u8], engine: &Engine, langs: &str) -> String {
         use sha2::{Digest, Sha256};
         let mut h = Sha256::new();
+        h.update(Self::FORMAT.to_le_bytes());
         h.update(image);
         h.update(engine.version.as_bytes());
         h.update(b"\0");
