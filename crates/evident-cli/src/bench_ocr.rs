@@ -65,15 +65,6 @@ struct Mean {
     pages: usize,
 }
 
-/// Text compared: NFKC, lower case, no white space.
-fn squeezed(s: &str) -> Vec<char> {
-    evident_core::text::normalize::nfkc(s)
-        .to_lowercase()
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .collect()
-}
-
 fn edit_distance(a: &[char], b: &[char]) -> usize {
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     let mut cur = vec![0; b.len() + 1];
@@ -91,6 +82,8 @@ fn edit_distance(a: &[char], b: &[char]) -> usize {
 
 /// Character accuracy of `read` against `truth`.
 pub fn accuracy(read: &str, truth: &str) -> f64 {
+    // The scoring rule's comparison form: NFKC, lower case, no white space.
+    let squeezed = |s: &str| crate::dataset::norm(s).chars().collect::<Vec<char>>();
     let (r, t) = (squeezed(read), squeezed(truth));
     if t.is_empty() {
         return if r.is_empty() { 1.0 } else { 0.0 };
@@ -430,32 +423,34 @@ fn hit_at_5(eval: &Path) -> anyhow::Result<Retrieval> {
     let hits = |docs: &Path, name: &str| -> anyhow::Result<(Option<f64>, Option<f64>)> {
         // One index per corpus (its OCR cache beside it), asked both sets.
         let db = tmp.join(format!("{name}.sqlite3"));
-        let imported = std::process::Command::new(&exe)
-            .arg("--db")
-            .arg(&db)
-            .args(["import", "--no-embed", "--no-remember", "--json"])
-            .arg(docs)
-            .output()?;
-        if !imported.status.success() {
-            bail!(
-                "importing the {name} corpus failed: {}",
-                String::from_utf8_lossy(&imported.stderr)
-            );
-        }
-        let at_5 = |questions: &Path| -> anyhow::Result<Option<f64>> {
+        // `evident --db <db> <args>`, its output when it succeeds.
+        let run = |args: &[&str], extra: &Path, what: &str| -> anyhow::Result<Vec<u8>> {
             let out = std::process::Command::new(&exe)
                 .arg("--db")
                 .arg(&db)
-                .args(["eval", "--no-embed", "--json", "--questions"])
-                .arg(questions)
+                .args(args)
+                .arg(extra)
                 .output()?;
             if !out.status.success() {
                 bail!(
-                    "evaluating on the {name} corpus failed: {}",
+                    "{what} the {name} corpus failed: {}",
                     String::from_utf8_lossy(&out.stderr)
                 );
             }
-            let v: serde_json::Value = serde_json::from_slice(&out.stdout)?;
+            Ok(out.stdout)
+        };
+        run(
+            &["import", "--no-embed", "--no-remember", "--json"],
+            docs,
+            "importing",
+        )?;
+        let at_5 = |questions: &Path| -> anyhow::Result<Option<f64>> {
+            let out = run(
+                &["eval", "--no-embed", "--json", "--questions"],
+                questions,
+                "evaluating on",
+            )?;
+            let v: serde_json::Value = serde_json::from_slice(&out)?;
             Ok(v["modes"][0]["hit_at"]
                 .as_array()
                 .and_then(|a| a.iter().find(|p| p[0].as_u64() == Some(5)))
