@@ -1,6 +1,7 @@
 //! PDF pages for the source viewer: drawn by the confined PDF worker (one process per
 //! page, which may read nothing but the fallback fonts), sent to the window as one PNG
-//! with the page's text boxes, and kept for a while.
+//! with the page's text boxes (on a scanned page, the lines OCR read there at import),
+//! and kept for a while.
 //!
 //! The window parses no PDF: pdf.js, its worker and fonts cost its web process about
 //! 130 MB. Recent pages are kept here, keyed by the file's content hash, the page and the
@@ -12,7 +13,6 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use evident_core::extract::DocumentKind;
 use evident_core::extract::pdf::PdfSandbox;
-use sha2::{Digest, Sha256};
 use tauri::{AppHandle, Manager};
 
 use crate::commands::library_file;
@@ -25,7 +25,7 @@ const KEPT_PAGES: usize = 12;
 /// Which drawing of which file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Key {
-    sha256: [u8; 32],
+    sha256: String,
     page: u32,
     width: u32,
 }
@@ -85,7 +85,7 @@ pub async fn pdf_page(
             other => other.into(),
         })?;
         let key = Key {
-            sha256: Sha256::digest(&bytes).into(),
+            sha256: evident_core::store::sha256_hex(&bytes),
             page,
             width,
         };
@@ -94,13 +94,22 @@ pub async fn pdf_page(
         }
         let sandbox =
             PdfSandbox::current_exe().map_err(|e| CommandError::new("io", e.to_string()))?;
-        let image =
+        let mut image =
             sandbox
                 .render(&bytes, page, width)
                 .map_err(|why| evident_core::Error::Pdf {
                     path: path.clone(),
                     why,
                 })?;
+        // A scanned page has no text layer: its boxes are the lines read from it at
+        // import, if the file is still the one that was read.
+        let (imported, lines) = state.with_store(|s| {
+            let imported = s.document(id)?.map(|d| d.sha256);
+            Ok((imported, s.ocr_lines(id, image.page)?))
+        })?;
+        if imported.as_ref() == Some(&key.sha256) {
+            image.use_ocr_lines(&lines);
+        }
         let json = serde_json::to_vec(&image).map_err(|e| {
             CommandError::new("internal", format!("the page could not be sent ({e})"))
         })?;

@@ -75,6 +75,30 @@ pub struct PageBox {
     pub h: f32,
 }
 
+impl PageImage {
+    /// Lays `lines`, read from this page's image when it was imported (OCR, stored as
+    /// shares of the page), over the image as its text boxes, in place of any the page's
+    /// own text layer gave: the import took the page's text from them, so the passage a
+    /// citation marks is found in them. No lines: the boxes are kept.
+    pub fn use_ocr_lines(&mut self, lines: &[super::ocr::OcrLine]) {
+        if lines.is_empty() {
+            return;
+        }
+        let (w, h) = (self.width as f32, self.height as f32);
+        self.boxes = lines
+            .iter()
+            .map(|l| PageBox {
+                text: l.text.clone(),
+                x: l.x * w,
+                y: l.y * h,
+                w: l.w * w,
+                h: l.h * h,
+            })
+            .collect();
+        self.text_note = None;
+    }
+}
+
 /// Font files the renderer may read when a PDF names a font without embedding it: a
 /// Chinese (or Japanese, Korean) font, for the many Chinese PDFs that only name 宋体.
 /// The first that exists of each list is used; the worker may read just these.
@@ -283,5 +307,44 @@ mod tests {
     fn a_non_pdf_is_refused_with_its_reason() {
         let err = render_page(b"hello", 1, 800, &[]).expect_err("refused");
         assert_eq!(err, Problem::NotPdf);
+    }
+
+    #[test]
+    fn lines_read_from_a_scan_become_its_boxes_in_pixels() {
+        let mut image = PageImage {
+            page: 2,
+            page_count: 3,
+            width: 1000,
+            height: 2000,
+            boxes: vec![PageBox {
+                text: "\u{fffd}\u{fffd}".into(),
+                x: 0.0,
+                y: 0.0,
+                w: 1.0,
+                h: 1.0,
+            }],
+            text_note: Some("glyphs without text".into()),
+            png: Vec::new(),
+        };
+        image.use_ocr_lines(&[]);
+        assert_eq!(
+            image.boxes.len(),
+            1,
+            "no lines: the text layer's boxes stay"
+        );
+        let line = super::super::ocr::OcrLine {
+            text: "第九条 用人单位招用劳动者".into(),
+            x: 0.1,
+            y: 0.25,
+            w: 0.8,
+            h: 0.02,
+        };
+        image.use_ocr_lines(std::slice::from_ref(&line));
+        assert_eq!(image.text_note, None);
+        let [b] = image.boxes.as_slice() else {
+            panic!("one box per line: {:?}", image.boxes)
+        };
+        assert_eq!(b.text, line.text);
+        assert_eq!((b.x, b.y, b.w, b.h), (100.0, 500.0, 800.0, 40.0));
     }
 }
