@@ -3,6 +3,7 @@
 
 pub mod clean;
 pub mod confine;
+pub mod deskew;
 mod forms;
 #[cfg(feature = "testing")]
 mod hostile;
@@ -191,18 +192,18 @@ impl PdfReader {
             Self::InProcess => render::render_page(bytes, number, 0, &render::fallback_fonts()),
             Self::Sandboxed(sandbox) => sandbox.render(bytes, number, 0),
         }?;
-        let (pgm, width, height) = ocr::page_for_reading(&image.png, ocr::DPI)?;
-        let key = ocr::Cache::key(&pgm, engine, langs);
+        let drawn = ocr::page_for_reading(&image.png, ocr::DPI)?;
+        let key = ocr::Cache::key(&drawn.pgm, engine, langs);
         if let Some(page) = cache.and_then(|c| c.get(&key)) {
             return Ok(page);
         }
         // Said only for a page actually read: one from the cache takes no time.
         reading();
         let tsv = match self {
-            Self::InProcess => ocr::read_unconfined(engine, &pgm, langs),
-            Self::Sandboxed(sandbox) => sandbox.ocr(&pgm, langs),
+            Self::InProcess => ocr::read_unconfined(engine, &drawn.pgm, langs),
+            Self::Sandboxed(sandbox) => sandbox.ocr(&drawn.pgm, langs),
         }?;
-        let page = ocr::parse_tsv(&tsv, width, height);
+        let page = ocr::parse_tsv(&tsv, drawn.width, drawn.height, drawn.skew);
         if let Some(cache) = cache {
             cache.put(&key, &page);
         }

@@ -10,6 +10,9 @@
 //! * **Seals.** A red stamp over a paragraph turns the text under it into noise for a
 //!   reader that sees grey. The page is handed to Tesseract as its red channel: red ink
 //!   is as bright as paper there, black ink under it stays black.
+//! * **Askew pages and tables.** A page placed askew is straightened first
+//!   ([`super::deskew`]); then the ruled lines of tables are whitened ([`erase_rules`]),
+//!   which Tesseract would read as `|` while losing the cells' words.
 //! * **Text that reads like the page.** Words come back with their boxes (TSV); lines
 //!   are joined as the PDF reader joins them (no space between Chinese characters), a
 //!   paragraph per Tesseract paragraph, and [`super::clean`] then treats the page like
@@ -155,10 +158,25 @@ fn script_counts(chars: impl Iterator<Item = char>) -> (usize, usize) {
     (cjk, letters)
 }
 
+/// A drawn page made ready for Tesseract ([`page_for_reading`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PageForReading {
+    /// The image Tesseract reads (PGM).
+    pub pgm: Vec<u8>,
+    /// Its width in pixels (that of the page as drawn).
+    pub width: u32,
+    /// Its height in pixels.
+    pub height: u32,
+    /// The slant it was straightened by, in degrees (0: none); what is read on it is
+    /// turned back by as much ([`parse_tsv`]).
+    pub skew: f32,
+}
+
 /// A drawn page as Tesseract reads it: a grey PGM of the page's red channel (red
-/// seals fade to paper, black text under them stays) without the rules of tables
-/// ([`erase_rules`]), from the worker's PNG drawn at `dpi`.
-pub fn page_for_reading(png_bytes: &[u8], dpi: u32) -> Result<(Vec<u8>, u32, u32), Problem> {
+/// seals fade to paper, black text under them stays), straightened when it sits
+/// askew ([`super::deskew`]), without the rules of tables ([`erase_rules`]), from the
+/// worker's PNG drawn at `dpi`.
+pub fn page_for_reading(png_bytes: &[u8], dpi: u32) -> Result<PageForReading, Problem> {
     let bad = |e: String| Problem::PdfReader {
         detail: format!("the drawn page could not be read back ({e})"),
     };
@@ -178,10 +196,21 @@ pub fn page_for_reading(png_bytes: &[u8], dpi: u32) -> Result<(Vec<u8>, u32, u32
         .chunks(channels)
         .map(|p| p[0])
         .collect();
+    let mut skew = super::deskew::find_skew(&grey, w as usize, h as usize);
+    if skew.abs() >= super::deskew::MIN_DEGREES {
+        grey = super::deskew::straighten(&grey, w as usize, h as usize, skew);
+    } else {
+        skew = 0.0;
+    }
     erase_rules(&mut grey, w as usize, h as usize, dpi);
-    let mut out = format!("P5\n{w} {h}\n255\n").into_bytes();
-    out.extend(grey);
-    Ok((out, w, h))
+    let mut pgm = format!("P5\n{w} {h}\n255\n").into_bytes();
+    pgm.extend(grey);
+    Ok(PageForReading {
+        pgm,
+        width: w,
+        height: h,
+        skew,
+    })
 }
 
 /// Below this grey level a pixel is ink.
@@ -295,8 +324,10 @@ impl OcrPage {
     }
 }
 
-/// Reads Tesseract's TSV output for a page `width` × `height` pixels.
-pub fn parse_tsv(tsv: &str, width: u32, height: u32) -> OcrPage {
+/// Reads Tesseract's TSV output for a page `width` × `height` pixels that was
+/// straightened by `skew` degrees before it was read: the lines' boxes are turned back
+/// onto the page as drawn.
+pub fn parse_tsv(tsv: &str, width: u32, height: u32, skew: f32) -> OcrPage {
     struct Word {
         key: (u32, u32, u32),
         text: String,
@@ -369,12 +400,14 @@ pub fn parse_tsv(tsv: &str, width: u32, height: u32) -> OcrPage {
         }
         last_par = Some(par);
         text.push_str(&line);
+        let (x, y, bw, bh) =
+            super::deskew::unstraighten_box((x0, y0, x1 - x0, y1 - y0), fw, fh, skew);
         lines.push(OcrLine {
             text: line,
-            x: x0 / fw,
-            y: y0 / fh,
-            w: (x1 - x0) / fw,
-            h: (y1 - y0) / fh,
+            x: x / fw,
+            y: y / fh,
+            w: bw / fw,
+            h: bh / fh,
         });
         i = j;
     }
@@ -524,7 +557,7 @@ mod tests {
 
     #[test]
     fn words_become_lines_and_paragraphs_without_spaces_inside_chinese() {
-        let page = parse_tsv(TSV, 1000, 2000);
+        let page = parse_tsv(TSV, 1000, 2000, 0.0);
         assert_eq!(page.text, "第七条用人单位\n自用工之日起。\n\nAnnual leave");
         assert_eq!(page.lines.len(), 3);
         let first = &page.lines[0];
@@ -567,7 +600,7 @@ mod tests {
 5\t1\t1\t1\t1\t1\t10\t10\t20\t20\t12\t~
 5\t1\t1\t1\t1\t2\t40\t10\t20\t20\t20\t/i
 ";
-        assert!(!parse_tsv(noise, 100, 100).is_readable());
+        assert!(!parse_tsv(noise, 100, 100, 0.0).is_readable());
     }
 
     #[test]
