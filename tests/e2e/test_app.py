@@ -1314,12 +1314,14 @@ def viewer_memory(driver, cli: str, db: Path, data: Path, env: dict) -> None:
 
 def scanned_source(driver, cli: str, db: Path, data: Path, env: dict) -> None:
     """A policy that exists only as a scan: made at test time from the corpus PDF (its
-    pages images, no text layer), imported, asked about; the citation opens the scanned
-    page with the passage marked over the words OCR read there."""
+    pages images, turned and sealed as a copier leaves them, no text layer), imported,
+    asked about; the citation opens the scanned page with the passage marked over the
+    words OCR read there."""
     law = Path(os.environ.get("EVIDENT_EVAL_DIR", str(ROOT.parent / "shared" / "eval"))) / \
         "corpus" / "pdf-generated" / "zh-labour-contract-law.pdf"
     scans = data / "scans"
-    made = subprocess.run([cli, "make-scans", "--first", "3", "--out", str(scans), str(law)],
+    # As a copier leaves it: turned 1.5°, grey, grainy, a red seal over the text.
+    made = subprocess.run([cli, "make-scans", "--noisy", "--first", "3", "--out", str(scans), str(law)],
                           capture_output=True, env=env)
     check(made.returncode == 0, f"a scanned copy of the labour contract law is made ({made.stderr[-200:]!r})")
     # Dropped on the window as a person drops it: the Library says which scanned page it
