@@ -765,11 +765,20 @@ pub(crate) fn library_file(
     id: i64,
     kind: Option<DocumentKind>,
 ) -> CommandResult<PathBuf> {
+    library_document(state, id, kind).map(|d| d.path)
+}
+
+/// [`library_file`], with the rest of the document's record (its hash as imported).
+pub(crate) fn library_document(
+    state: &AppState,
+    id: i64,
+    kind: Option<DocumentKind>,
+) -> CommandResult<evident_core::store::DocumentRecord> {
     let document = state.with_store(|s| {
         s.document(id)?
             .ok_or_else(|| evident_core::Error::DocumentNotFound(id.to_string()))
     })?;
-    let path = document.path;
+    let path = &document.path;
     let refuse = |why: &str| {
         CommandError::new(
             "bad_input",
@@ -779,11 +788,11 @@ pub(crate) fn library_file(
     if kind.is_some_and(|k| k != document.kind) {
         return Err(refuse("it is not a document of that kind"));
     }
-    if DocumentKind::from_path(&path) != Some(document.kind) {
+    if DocumentKind::from_path(path) != Some(document.kind) {
         return Err(refuse("its name is not that of a document Evident reads"));
     }
-    match std::fs::metadata(&path) {
-        Ok(m) if m.is_file() => Ok(path),
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => Ok(document),
         Ok(_) => Err(refuse("it is no longer a file")),
         Err(e) => Err(CommandError::new(
             "io",

@@ -15,7 +15,7 @@ use evident_core::extract::DocumentKind;
 use evident_core::extract::pdf::PdfSandbox;
 use tauri::{AppHandle, Manager};
 
-use crate::commands::library_file;
+use crate::commands::library_document;
 use crate::error::{CommandError, CommandResult};
 use crate::state::AppState;
 
@@ -68,7 +68,8 @@ pub async fn pdf_page(
 ) -> CommandResult<tauri::ipc::Response> {
     tauri::async_runtime::spawn_blocking(move || -> CommandResult<tauri::ipc::Response> {
         let state = app.state::<AppState>();
-        let path = library_file(&state, id, Some(DocumentKind::Pdf))?;
+        let document = library_document(&state, id, Some(DocumentKind::Pdf))?;
+        let path = document.path;
         let bytes = evident_core::limits::read_capped(
             &path,
             evident_core::limits::MAX_PDF_BYTES,
@@ -103,12 +104,8 @@ pub async fn pdf_page(
                 })?;
         // A scanned page has no text layer: its boxes are the lines read from it at
         // import, if the file is still the one that was read.
-        let (imported, lines) = state.with_store(|s| {
-            let imported = s.document(id)?.map(|d| d.sha256);
-            Ok((imported, s.ocr_lines(id, image.page)?))
-        })?;
-        if imported.as_ref() == Some(&key.sha256) {
-            image.use_ocr_lines(&lines);
+        if document.sha256 == key.sha256 {
+            image.use_ocr_lines(&state.with_store(|s| s.ocr_lines(id, image.page))?);
         }
         let json = serde_json::to_vec(&image).map_err(|e| {
             CommandError::new("internal", format!("the page could not be sent ({e})"))

@@ -50,6 +50,18 @@ fn scanned_law_as(dir: &Path, pages: u32, extra: &[&str]) -> PathBuf {
     scans.join("劳动合同法.pdf")
 }
 
+/// The answer (JSON) to the question 第九条 of the law answers.
+fn ask_about_id_cards(db: &Path) -> serde_json::Value {
+    json(
+        db,
+        &[
+            "ask",
+            "用人单位招用劳动者，可以扣押劳动者的居民身份证吗？",
+            "--json",
+        ],
+    )
+}
+
 fn stderr(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
@@ -84,14 +96,7 @@ fn a_scanned_policy_is_read_its_question_answered_and_a_rebuild_reads_nothing_ag
     let docs = json(&db, &["docs", "--json"]);
     assert_eq!(docs[0]["page_count"], 2, "{docs}");
     // A question answered from the scanned page, citing it.
-    let answer = json(
-        &db,
-        &[
-            "ask",
-            "用人单位招用劳动者，可以扣押劳动者的居民身份证吗？",
-            "--json",
-        ],
-    );
+    let answer = ask_about_id_cards(&db);
     let first = &answer["sources"][0];
     assert!(
         first["doc_path"]
@@ -138,14 +143,7 @@ fn a_scan_placed_askew_under_a_red_seal_is_straightened_and_its_clause_read_whol
     let db = dir.path().join("db.sqlite3");
     let out = evident(&db, &["import", &scan.to_string_lossy()]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let answer = json(
-        &db,
-        &[
-            "ask",
-            "用人单位招用劳动者，可以扣押劳动者的居民身份证吗？",
-            "--json",
-        ],
-    );
+    let answer = ask_about_id_cards(&db);
     let first = &answer["sources"][0];
     let text: String = first["text"]
         .as_str()

@@ -10,8 +10,8 @@
 //! turned back about its centre; what was read is mapped back to the page as drawn, so
 //! highlights land on the image the viewer shows.
 
-/// Below this grey level a pixel counts as ink for finding the slant.
-const INK: u8 = 160;
+use super::ocr::INK;
+
 /// Slants tried, in degrees either way: a page placed by hand on a scanner.
 const MAX_DEGREES: f32 = 5.0;
 /// A page turned less than this is read as it is (turning blurs it a little).
@@ -69,6 +69,13 @@ pub fn find_skew(grey: &[u8], w: usize, h: usize) -> f32 {
     fine
 }
 
+/// Where point `(px, py)` of a page straightened by the turn `(sin, cos)` about
+/// `(cx, cy)` lies on the page as drawn (slanted).
+fn onto_slant((px, py): (f32, f32), (cx, cy): (f32, f32), (sin, cos): (f32, f32)) -> (f32, f32) {
+    let (dx, dy) = (px - cx, py - cy);
+    (cx + dx * cos - dy * sin, cy + dx * sin + dy * cos)
+}
+
 /// The grey page `w`×`h` turned by `-degrees` about its centre (undoing a slant of
 /// `degrees`), same size, paper where nothing was; bilinear, so strokes keep their
 /// weight.
@@ -76,8 +83,8 @@ pub fn straighten(grey: &[u8], w: usize, h: usize, degrees: f32) -> Vec<u8> {
     if w == 0 || h == 0 || grey.len() < w * h {
         return grey.to_vec();
     }
-    let (sin, cos) = degrees.to_radians().sin_cos();
-    let (cx, cy) = (w as f32 / 2.0, h as f32 / 2.0);
+    let turn = degrees.to_radians().sin_cos();
+    let centre = (w as f32 / 2.0, h as f32 / 2.0);
     let at = |x: isize, y: isize| -> f32 {
         if x < 0 || y < 0 || x as usize >= w || y as usize >= h {
             255.0
@@ -88,9 +95,7 @@ pub fn straighten(grey: &[u8], w: usize, h: usize, degrees: f32) -> Vec<u8> {
     let mut out = vec![255u8; w * h];
     for y in 0..h {
         for x in 0..w {
-            // Where this pixel of the straight page lies on the slanted one.
-            let (dx, dy) = (x as f32 - cx, y as f32 - cy);
-            let (sx, sy) = (cx + dx * cos - dy * sin, cy + dx * sin + dy * cos);
+            let (sx, sy) = onto_slant((x as f32, y as f32), centre, turn);
             let (x0, y0) = (sx.floor(), sy.floor());
             let (fx, fy) = (sx - x0, sy - y0);
             let (x0, y0) = (x0 as isize, y0 as isize);
@@ -114,12 +119,9 @@ pub fn unstraighten_box(
     if degrees == 0.0 {
         return (x, y, bw, bh);
     }
-    let (sin, cos) = degrees.to_radians().sin_cos();
-    let (cx, cy) = (w / 2.0, h / 2.0);
-    let corners = [(x, y), (x + bw, y), (x, y + bh), (x + bw, y + bh)].map(|(px, py)| {
-        let (dx, dy) = (px - cx, py - cy);
-        (cx + dx * cos - dy * sin, cy + dx * sin + dy * cos)
-    });
+    let turn = degrees.to_radians().sin_cos();
+    let corners = [(x, y), (x + bw, y), (x, y + bh), (x + bw, y + bh)]
+        .map(|corner| onto_slant(corner, (w / 2.0, h / 2.0), turn));
     let (mut x0, mut y0, mut x1, mut y1) = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
     for (px, py) in corners {
         (x0, y0, x1, y1) = (x0.min(px), y0.min(py), x1.max(px), y1.max(py));

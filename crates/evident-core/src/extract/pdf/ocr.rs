@@ -214,7 +214,7 @@ pub fn page_for_reading(png_bytes: &[u8], dpi: u32) -> Result<PageForReading, Pr
 }
 
 /// Below this grey level a pixel is ink.
-const INK: u8 = 160;
+pub(super) const INK: u8 = 160;
 
 /// Whitens the ruled lines of tables and boxes on a grey page `w`×`h` drawn at `dpi`:
 /// straight runs of ink at least 0.4 inch long and at most 0.04 inch thick. Tesseract
