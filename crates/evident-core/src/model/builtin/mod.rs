@@ -62,6 +62,13 @@ impl Running {
     /// Starts `worker` (an Evident executable) as an embeddings worker; `who` names it
     /// in errors ("the embeddings worker", "the model reader").
     fn spawn(worker: &Path, who: &str) -> std::result::Result<Self, String> {
+        if let Some(missing) = missing_instructions() {
+            return Err(format!(
+                "this processor lacks {missing}, which the built-in model's llama.cpp is \
+                 compiled for (every x86-64 processor since 2013-2015 has them): meaning \
+                 search needs an embeddings server on this computer"
+            ));
+        }
         let mut child = Command::new(worker)
             .arg(WORKER_FLAG)
             .stdin(Stdio::piped())
@@ -107,6 +114,27 @@ impl Running {
             last_used: Instant::now(),
         })
     }
+}
+
+/// The instructions the worker's llama.cpp is compiled for (`.cargo/config.toml`) that
+/// this processor lacks, if any: started there, the worker would die of SIGILL.
+fn missing_instructions() -> Option<String> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let missing: Vec<&str> = [
+            ("AVX2", std::arch::is_x86_feature_detected!("avx2")),
+            ("FMA", std::arch::is_x86_feature_detected!("fma")),
+            ("F16C", std::arch::is_x86_feature_detected!("f16c")),
+            ("BMI2", std::arch::is_x86_feature_detected!("bmi2")),
+        ]
+        .into_iter()
+        .filter_map(|(name, present)| (!present).then_some(name))
+        .collect();
+        if !missing.is_empty() {
+            return Some(missing.join(", "));
+        }
+    }
+    None
 }
 
 /// Why an exchange with the worker failed.
