@@ -576,6 +576,12 @@ def reopened_sources(driver, docs: Path) -> None:
     policy is edited so the passage is gone, reopening it says so instead of marking
     whatever now sits at the old offsets."""
     question = "单笔报销超过多少需要分管副总审批？"
+    # After the rebuild from a damaged database the watched folders are synced in the
+    # background: the policy must be back in the library before its passage can be.
+    by_testid(driver, "tab-library").click()
+    WebDriverWait(driver, 120, poll_frequency=0.2).until(lambda d: d.execute_script(
+        "return [...document.querySelectorAll('[data-testid=library-row] .path')]"
+        ".some(p => p.textContent.endsWith(arguments[0]))", "报销与请假制度.md"))
     open_from_history(driver, question)
     state = driver.execute_script(
         "const v = document.querySelector('[data-testid=source-viewer]');"

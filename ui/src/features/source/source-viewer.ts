@@ -59,6 +59,8 @@ export class SourceViewer {
   /// The cited document is no longer in the library (removed, or its file gone).
   private showGone(target: Target): void {
     delete this.element.dataset.doc;
+    // Said, not left "loading": whoever waits for the viewer learns the source is gone.
+    this.element.dataset.located = "gone";
     replace(
       this.header,
       h("div", { class: "viewer-title" }, h("strong", {}, target.title)),
@@ -107,7 +109,9 @@ export class SourceViewer {
     const current = () => generation === this.generation;
     const active = document.activeElement;
     if (active instanceof HTMLElement && !this.element.contains(active) && active !== document.body) this.returnFocus = active;
-    // Nothing of the previous document stays visible while this one loads.
+    // Nothing of the previous document stays visible while this one loads, and nothing
+    // says it was located before it is.
+    delete this.element.dataset.located;
     replace(this.body, h("p", { class: "busy", attrs: { role: "status" } }, "…"));
     this.element.hidden = false;
     try {
