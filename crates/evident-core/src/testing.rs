@@ -83,6 +83,11 @@ impl E5Server {
     pub fn pid(&self) -> u32 {
         self.process.pid()
     }
+
+    /// Waits up to `limit` for the server to end, and says whether it has.
+    pub fn wait_until_ended(&self, limit: Duration) -> bool {
+        self.process.wait_until_ended(limit)
+    }
 }
 
 /// Whether `GET path` on loopback `port` answers with `needle` in its reply now.
@@ -182,6 +187,22 @@ impl ServerProcess {
              its last output:\n{output}",
             self.0.name
         );
+    }
+
+    /// Waits up to `limit` for the process to end, and says whether it has. A process
+    /// killed by a fault may dump core first: its main thread shows as a zombie well
+    /// before the process can be reaped.
+    fn wait_until_ended(&self, limit: Duration) -> bool {
+        let deadline = Instant::now() + limit;
+        loop {
+            if matches!(lock(&self.0.child).try_wait(), Ok(Some(_))) {
+                return true;
+            }
+            if Instant::now() >= deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     /// Kills the process; what follows is not a death.
@@ -390,6 +411,11 @@ impl LlamaServer {
     /// The process id of the server.
     pub fn pid(&self) -> u32 {
         self.process.pid()
+    }
+
+    /// Waits up to `limit` for the server to end, and says whether it has.
+    pub fn wait_until_ended(&self, limit: Duration) -> bool {
+        self.process.wait_until_ended(limit)
     }
 
     /// How the server died, if it has: the signal or exit code, the likely cause and

@@ -4,28 +4,26 @@
 //! servers are killed with the signals such a build dies of.
 
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use evident_core::testing::{E5Server, LlamaServer};
 
-/// Sends `signal` to `pid` and waits until the process has ended (a zombie, not yet
-/// reaped: its status is the server watcher's to read).
-fn kill_with(pid: u32, signal: &str) {
-    let sent = Command::new("kill")
-        .args(["-s", signal, &pid.to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(sent.success(), "kill -s {signal} {pid}");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while Instant::now() < deadline {
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-        // The state is the field after the parenthesised command name.
-        if stat.rsplit(") ").next().is_some_and(|s| s.starts_with('Z')) {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    panic!("process {pid} did not end within 10 s of SIG{signal}");
+/// Sends `signal` to the server's process and waits until it has ended. A fault
+/// makes a process dump core first, and a loaded machine may take a while.
+macro_rules! kill_with {
+    ($server:expr, $signal:expr) => {{
+        let pid = $server.pid();
+        let sent = Command::new("kill")
+            .args(["-s", $signal, &pid.to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success(), "kill -s {} {pid}", $signal);
+        assert!(
+            $server.wait_until_ended(Duration::from_secs(120)),
+            "process {pid} did not end within 120 s of SIG{}",
+            $signal
+        );
+    }};
 }
 
 fn panic_text(payload: Box<dyn std::any::Any + Send>) -> String {
@@ -40,7 +38,7 @@ fn panic_text(payload: Box<dyn std::any::Any + Send>) -> String {
 fn a_chat_server_dead_of_a_fault_fails_the_test_naming_the_signal_and_the_fix() {
     let failure = std::panic::catch_unwind(|| {
         let server = LlamaServer::start();
-        kill_with(server.pid(), "SEGV");
+        kill_with!(server, "SEGV");
         // The test itself noticed nothing: dropping the server must fail it.
         drop(server);
     })
@@ -63,7 +61,7 @@ fn a_chat_server_dead_of_a_fault_fails_the_test_naming_the_signal_and_the_fix() 
 #[test]
 fn a_server_dead_of_an_unknown_instruction_says_so_when_asked() {
     let mut server = LlamaServer::start();
-    kill_with(server.pid(), "ILL");
+    kill_with!(server, "ILL");
     let death = server.death().expect("the server is dead");
     assert!(
         death.contains("SIGILL") && death.contains("instruction this CPU does not have"),
@@ -87,7 +85,7 @@ fn a_server_stopped_by_the_test_is_not_a_death() {
 fn an_embeddings_server_that_exits_fails_the_test_with_its_exit() {
     let failure = std::panic::catch_unwind(|| {
         let server = E5Server::start();
-        kill_with(server.pid(), "TERM");
+        kill_with!(server, "TERM");
         drop(server);
     })
     .expect_err("a server that ended during the test fails the test");
