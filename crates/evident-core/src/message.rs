@@ -215,6 +215,17 @@ pub enum Message {
     RankingsDisagree,
     /// The closest passages share only some of the question's key words.
     FewQuestionWords,
+    /// The closest sentence does not say what the question asks for (an amount, who,
+    /// when …).
+    KindNotStated,
+    /// The closest sentence may answer the question, but the outcome model is not sure
+    /// enough.
+    NotSure {
+        /// How sure it is that the sentence answers the question, in percent.
+        sure: u32,
+        /// How sure an answer must be, in percent.
+        needed: u32,
+    },
     /// Only the first part of a long question was used.
     QuestionCut {
         /// Characters used.
@@ -319,6 +330,26 @@ impl Message {
                 | Message::ModalityDiffers { .. }
                 | Message::RoleDiffers { .. }
         )
+    }
+
+    /// The passage this reason says the sentence contradicts, if it says so: a number,
+    /// bound, condition, tier, role, qualifier, modality or negation the passage states
+    /// otherwise, or another passage that says otherwise. (A number the passage does
+    /// not hold is not found there, not contradicted.)
+    pub fn contradicted_by(&self) -> Option<usize> {
+        match self {
+            Message::Conflict { contradicts, .. } => Some(*contradicts),
+            Message::NumberMisplaced { n, .. }
+            | Message::NegatesSource { n }
+            | Message::SourceNegative { n }
+            | Message::QualifierMismatch { n, .. }
+            | Message::TierMismatch { n, .. }
+            | Message::ConditionDiffers { n, .. }
+            | Message::BoundDiffers { n, .. }
+            | Message::ModalityDiffers { n, .. }
+            | Message::RoleDiffers { n, .. } => Some(*n),
+            _ => None,
+        }
     }
 
     /// The message in `lang`.
@@ -483,6 +514,16 @@ impl Message {
             M::FewQuestionWords => {
                 "the closest passages share only some of the question's key words".into()
             }
+            M::KindNotStated if zh => "最接近的句子没有说出问题所问的内容（金额、期限、审批人、时间或是否允许）".into(),
+            M::KindNotStated => {
+                "the closest sentence does not say what the question asks for (an amount, a time, who, when, or whether it is allowed)".into()
+            }
+            M::NotSure { sure, needed } if zh => format!(
+                "最接近的句子可能回答了问题，但把握只有 {sure}%（确定的回答需要 {needed}%）"
+            ),
+            M::NotSure { sure, needed } => format!(
+                "the closest sentence may answer it, but Evident is only {sure} % sure (an answer needs {needed} %)"
+            ),
             M::QuestionCut { chars } if zh => format!("问题过长，只使用了前 {chars} 个字符。"),
             M::QuestionCut { chars } => {
                 format!("Only the first {chars} characters of the question were used.")
@@ -573,6 +614,30 @@ impl Message {
                 "Note: [{a}] and [{b}] come from different documents and give different values for the same rule; check both."
             ),
         }
+    }
+}
+
+/// What a sentence's colour says, in `lang`: the check compares words, numbers,
+/// conditions and roles with the cited passage; it is not a reader of meaning, so the
+/// words claim no more than that ("Matches the cited passage", not "true").
+pub fn verdict_label(
+    verdict: crate::grounding::Verdict,
+    reasons: &[Message],
+    lang: Lang,
+) -> String {
+    use crate::grounding::Verdict;
+    let zh = lang == Lang::ZhCn;
+    match verdict {
+        Verdict::Supported if zh => "与引用段落一致".into(),
+        Verdict::Supported => "Matches the cited passage".into(),
+        Verdict::PartiallySupported if zh => "与引用段落部分一致".into(),
+        Verdict::PartiallySupported => "Partly matches the cited passage".into(),
+        Verdict::Unsupported => match reasons.iter().find_map(Message::contradicted_by) {
+            Some(n) if zh => format!("与 [{n}] 矛盾"),
+            Some(n) => format!("Contradicted by [{n}]"),
+            None if zh => "引用段落中没有找到".into(),
+            None => "Not found in the cited passage".into(),
+        },
     }
 }
 

@@ -101,19 +101,27 @@ fn an_english_question_finds_the_handbook_across_inflections() {
 }
 
 #[test]
-fn a_question_the_documents_do_not_answer_is_not_found_with_related_passages() {
+fn a_question_the_documents_do_not_answer_is_never_answered_and_says_why() {
     let dir = tmp();
     let store = index(dir.path());
-    let answer = ask(
-        &store,
-        "公司食堂几点开门？",
-        &Aliases::default(),
-        &AskOptions::default(),
-    )
-    .expect("ask runs");
+    let ask_it =
+        |q: &str| ask(&store, q, &Aliases::default(), &AskOptions::default()).expect("ask runs");
+    // Nothing in common: not found, and nothing shown as an answer.
+    let answer = ask_it("What is the boiling point of tungsten?");
     assert_eq!(answer.status, Status::NotFound);
     assert!(answer.sentences.is_empty() && answer.text.is_empty());
     assert!(answer.not_found_reason.is_some());
+    // Only 公司 in common (食堂 and 开门 are in no document): keyword search has no
+    // other sign of the subject, so the closest passages are at best uncertain, with
+    // the reason, however sure the ranker is of its sentence.
+    let answer = ask_it("公司食堂几点开门？");
+    assert_eq!(answer.status, Status::Uncertain, "{}", answer.text);
+    assert!(
+        answer.evidence.terms_found < evident_core::search::outcome::KEYWORD_TERMS_FLOOR,
+        "{:?}",
+        answer.evidence
+    );
+    assert!(answer.reason.is_some(), "says why it is not an answer");
 }
 
 #[test]
@@ -188,6 +196,84 @@ fn an_unused_leave_question_leads_with_the_rate_that_answers_it() {
         "the sentence that says how unused leave is paid comes first, not a clause label's \
          number or a scheduling rule: {}",
         answer.text
+    );
+}
+
+#[test]
+fn an_everyday_question_is_answered_with_the_tier_its_situation_falls_in() {
+    let dir = tmp();
+    let store = index(dir.path());
+    // 满十二年 is twelve years, in "已满10年不满20年的"; 一年 is "per year", no situation.
+    let q = "我工作满十二年了，一年能休几天年假？";
+    let answer = ask(&store, q, &Aliases::builtin(), &AskOptions::default()).expect("ask runs");
+    assert_eq!(answer.status, Status::Answered, "{}", answer.text);
+    assert_eq!(
+        answer.sentences[0].text, "已满10年不满20年的，年休假10天；",
+        "the tier twelve years fall in leads, not the first tier: {}",
+        answer.text
+    );
+    assert!(
+        answer.evidence.fit.is_some_and(|p| p > 0.0 && p <= 1.0),
+        "the outcome says how sure it is: {:?}",
+        answer.evidence.fit
+    );
+    // The showcase shares few key words with its clause (三万块, 谁批准, 能报): keyword
+    // search alone chooses the tier 30,000 falls in, but has no sign beyond those words
+    // that the documents treat the question, so it says it is unsure rather than
+    // answering (with meaning search: tests/gemma.rs).
+    let q = "我花了三万块招待客户，这笔钱要谁批准才能报？";
+    let answer = ask(&store, q, &Aliases::builtin(), &AskOptions::default()).expect("ask runs");
+    assert_eq!(
+        answer.sentences[0].text, "单笔报销超过20,000元的，须经分管副总经理审批。",
+        "the tier 30,000 falls in comes first"
+    );
+    assert_ne!(answer.status, Status::NotFound, "{}", answer.text);
+}
+
+#[test]
+fn an_off_topic_question_is_not_answered_on_a_few_common_words() {
+    let dir = tmp();
+    let store = index(dir.path());
+    // Only 公司 is in the documents; 年会, 抽奖 and 一等奖 are in none.
+    let q = "公司年会抽奖的一等奖是什么？";
+    let answer = ask(&store, q, &Aliases::builtin(), &AskOptions::default()).expect("ask runs");
+    assert_ne!(answer.status, Status::Answered, "{}", answer.text);
+    assert_eq!(
+        answer.reason,
+        Some(evident_core::message::Message::FewQuestionWords),
+        "says why: {:?}",
+        answer.evidence
+    );
+}
+
+#[test]
+fn every_view_of_an_unanswered_question_shows_the_sentence_the_composer_chose() {
+    let dir = tmp();
+    let store = index(dir.path());
+    let q = "我在深圳上班，单笔报销超过多少需要分管副总审批？";
+    let options = AskOptions::default();
+    let result = search(&store, q, &Aliases::builtin(), &options.search).expect("search runs");
+    let answer = ask(&store, q, &Aliases::builtin(), &options).expect("ask runs");
+    assert_ne!(answer.status, Status::Answered);
+    assert!(!answer.sources.is_empty());
+    for source in &answer.sources {
+        // The composer's best sentence of this passage, as its ranker ordered them.
+        let chosen = result
+            .sentences
+            .iter()
+            .find(|c| c.n == source.n)
+            .expect("every passage has a candidate");
+        let unit = &source.text[chosen.span.0..chosen.span.1];
+        assert_eq!(
+            source.highlight.text, unit,
+            "passage [{}] is shown with the line the composer chose for it",
+            source.n
+        );
+    }
+    assert!(
+        answer.sources[0].highlight.text.contains("20,000"),
+        "the line shown for the policy is the tier asked about, not a neighbouring one: {}",
+        answer.sources[0].highlight.text
     );
 }
 
@@ -355,7 +441,7 @@ fn the_widest_window_and_no_floor_answer_without_a_panic() {
         let options = AskOptions {
             search: SearchOptions {
                 k,
-                floor: 0.0,
+                answer_line: Some(0.0),
                 ..SearchOptions::default()
             },
             ..AskOptions::default()

@@ -38,7 +38,7 @@ fn squash(s: &str) -> String {
 fn retrieved(store: &Store, text: &str) -> Vec<Passage> {
     let options = SearchOptions {
         k: 8,
-        floor: 0.0,
+        answer_line: Some(0.0),
         ..SearchOptions::default()
     };
     search(store, text, &Aliases::default(), &options)

@@ -86,6 +86,55 @@ fn embeddinggemma_with_its_prompts_answers_the_everyday_question() {
             "{used}: 30,000 yuan is over 20,000, so the vice-president approves"
         );
     }
+    // Judged by meaning, not by shared words: an everyday question that shares few key
+    // words with its clause is answered, and an off-topic one that shares many is not.
+    let hybrid = AskOptions {
+        search: SearchOptions {
+            semantic: Some(semantic.clone()),
+            ..SearchOptions::default()
+        },
+        ..AskOptions::default()
+    };
+    let everyday = ask(
+        &store,
+        "请假一天要提前几天说？",
+        &Aliases::builtin(),
+        &hybrid,
+    )
+    .expect("asks");
+    assert_eq!(
+        everyday.status,
+        evident_core::answer::Status::Answered,
+        "{:?}: {}",
+        everyday.evidence,
+        everyday.text
+    );
+    assert!(
+        everyday.sentences[0]
+            .text
+            .contains("请假3天以内的，提前1个工作日申请"),
+        "{}",
+        everyday.text
+    );
+    assert!(
+        everyday.evidence.coverage < 0.5,
+        "few of its key words are the clause's: {:?}",
+        everyday.evidence
+    );
+    let off_topic = ask(
+        &store,
+        "公司年会抽奖的一等奖是什么？员工中奖的奖金报销需要审批吗，金额是多少？",
+        &Aliases::builtin(),
+        &hybrid,
+    )
+    .expect("asks");
+    assert_ne!(
+        off_topic.status,
+        evident_core::answer::Status::Answered,
+        "公司, 员工, 报销, 审批 and 金额 are all the policy's; a lottery prize is not: {:?}: {}",
+        off_topic.evidence,
+        off_topic.text
+    );
     // A question in English about the Chinese policy: meaning search crosses languages.
     let cross = evident_core::search::search(
         &store,

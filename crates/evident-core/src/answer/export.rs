@@ -35,17 +35,6 @@ fn words(w: Words, lang: Lang) -> &'static str {
     }
 }
 
-fn verdict_label(v: Verdict, lang: Lang) -> &'static str {
-    match (v, lang) {
-        (Verdict::Supported, Lang::En) => "supported",
-        (Verdict::PartiallySupported, Lang::En) => "partially supported",
-        (Verdict::Unsupported, Lang::En) => "NOT SUPPORTED",
-        (Verdict::Supported, Lang::ZhCn) => "有据",
-        (Verdict::PartiallySupported, Lang::ZhCn) => "部分有据",
-        (Verdict::Unsupported, Lang::ZhCn) => "无据",
-    }
-}
-
 fn pages(s: &Source, lang: Lang) -> String {
     match (lang, s.page_start == s.page_end) {
         (Lang::En, true) => format!("p. {}", s.page_start),
@@ -165,7 +154,10 @@ pub fn to_markdown(a: &Answer, lang: Lang) -> String {
                 let mark = if s.verdict == Verdict::Supported {
                     String::new()
                 } else {
-                    format!(" — *{}*", verdict_label(s.verdict, lang))
+                    format!(
+                        " — *{}*",
+                        crate::message::verdict_label(s.verdict, &s.reason_codes, lang)
+                    )
                 };
                 // The clause label is where the quote stands, not part of it.
                 let location = s
@@ -268,11 +260,11 @@ pub fn to_html(a: &Answer, lang: Lang) -> String {
                     Verdict::Supported => String::new(),
                     Verdict::PartiallySupported => format!(
                         " <span class=\"flag\">◐ {}</span>",
-                        verdict_label(s.verdict, lang)
+                        crate::message::verdict_label(s.verdict, &s.reason_codes, lang)
                     ),
                     Verdict::Unsupported => format!(
                         " <span class=\"flag\">⚠ {}</span>",
-                        verdict_label(s.verdict, lang)
+                        crate::message::verdict_label(s.verdict, &s.reason_codes, lang)
                     ),
                 };
                 let location = s
@@ -393,15 +385,15 @@ mod tests {
         assert!(html.contains("&lt;script&gt;"));
         assert!(!html.contains("<b>审批</b>"), "the question is escaped too");
         assert!(html.contains("class=\"unsupported\""));
-        assert!(html.contains("⚠ NOT SUPPORTED"));
+        assert!(html.contains("⚠ Not found in the cited passage"), "{html}");
         assert!(html.contains("8000 does not appear in [1]"));
         // Amber is amber in the export too, marked as the window marks it.
         let mut a = answer();
         a.sentences[0].verdict = Verdict::PartiallySupported;
         let html = to_html(&a, Lang::En);
         assert!(html.contains("class=\"partially_supported\""));
-        assert!(html.contains("◐ partially supported") && !html.contains("⚠"));
-        assert!(to_markdown(&a, Lang::En).contains("*partially supported*"));
+        assert!(html.contains("◐ Partly matches the cited passage") && !html.contains("⚠"));
+        assert!(to_markdown(&a, Lang::En).contains("*Partly matches the cited passage*"));
         assert!(html.contains("p. 1") && html.contains("第二章"));
     }
 
@@ -426,7 +418,7 @@ mod tests {
     fn markdown_quotes_cited_passages_with_document_and_page() {
         let md = to_markdown(&answer(), Lang::En);
         assert!(md.contains("[1]"));
-        assert!(md.contains("NOT SUPPORTED"));
+        assert!(md.contains("Not found in the cited passage"), "{md}");
         assert!(md.contains("> \\<script\\>"), "{md}");
         assert!(md.contains("p. 1"));
     }
@@ -435,11 +427,14 @@ mod tests {
     fn a_chinese_export_says_its_own_words_in_chinese_and_quotes_as_written() {
         let a = answer();
         for out in [to_markdown(&a, Lang::ZhCn), to_html(&a, Lang::ZhCn)] {
-            assert!(out.contains("无据"), "the verdict in Chinese: {out}");
+            assert!(
+                out.contains("引用段落中没有找到"),
+                "the verdict in Chinese: {out}"
+            );
             assert!(out.contains("中没有 8000"), "the reason in Chinese: {out}");
             assert!(out.contains("来源") && out.contains("第 1 页"), "{out}");
             assert!(
-                !out.contains("Sources") && !out.contains("NOT SUPPORTED"),
+                !out.contains("Sources") && !out.contains("Not found in the cited passage"),
                 "{out}"
             );
             assert!(

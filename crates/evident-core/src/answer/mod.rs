@@ -37,10 +37,6 @@ pub struct AskOptions {
     pub search: SearchOptions,
     /// Context budget in index tokens, separate from top-k.
     pub budget_tokens: usize,
-    /// The composer's weights (calibration runs only; never serialised).
-    #[serde(skip)]
-    #[cfg_attr(feature = "ts", ts(skip))]
-    pub composer: compose::Weights,
 }
 
 impl Default for AskOptions {
@@ -48,7 +44,6 @@ impl Default for AskOptions {
         Self {
             search: SearchOptions::default(),
             budget_tokens: DEFAULT_BUDGET_TOKENS,
-            composer: compose::Weights::default(),
         }
     }
 }
@@ -341,35 +336,13 @@ fn extractive(r: Retrieved, question: &str, options: &AskOptions) -> Answer {
         mut notes,
         sources,
     } = r;
-    let usable: Vec<&Passage> = result
-        .passages
-        .iter()
-        .filter(|p| ctx.included.contains(&p.n))
-        .collect();
-    let mut drafted = compose::compose_with(
-        &result.query,
-        &result.term_weights,
-        &usable,
-        &options.composer,
-        // A reranker that failed for the passages is not asked again for sentences.
-        options
-            .search
-            .rerank
-            .as_ref()
-            .filter(|_| result.retrieval.rerank_note.is_none())
-            .map(|r| r.0.as_ref()),
-    );
-    if drafted.sentences.is_empty()
-        && let Some(p) = usable
-            .first()
-            .filter(|p| !p.highlight.text.trim().is_empty())
-    {
-        // The words of the question are not in the passages, but the passage chosen on
-        // meaning is: its best sentence (picked on the fused evidence) is the answer.
-        drafted
-            .sentences
-            .push(compose::draft_of(&p.highlight.text, p.n));
-    }
+    let model = options
+        .search
+        .model
+        .as_deref()
+        .unwrap_or_else(|| crate::search::learned::Model::builtin());
+    let vectors = result.retrieval.used != "keyword";
+    let drafted = compose::compose(&result.sentences, &ctx.included, model.follow_up(vectors));
     notes.extend(drafted.notes);
     // The quotes are the documents' own text, brackets and all: their citations are
     // passed to the check as they are, never parsed back out of the text.
@@ -395,8 +368,30 @@ fn extractive(r: Retrieved, question: &str, options: &AskOptions) -> Answer {
         s.location.clone_from(&d.location);
     }
     let t_ground = elapsed_ms(t);
+    let mut evidence = result.evidence;
     let (status, reason) = if sentences.is_empty() {
         (Status::NotFound, Some(Message::NoSentenceSpeaks))
+    } else if in_context_lead(&result.sentences, &ctx.included)
+        .is_some_and(|lead| !std::ptr::eq(lead, &result.sentences[0]))
+    {
+        // The sentence search chose stands in a passage the context budget left out:
+        // the outcome is that of the answer given.
+        let given: Vec<crate::search::choose::Candidate> = result
+            .sentences
+            .iter()
+            .filter(|c| ctx.included.contains(&c.n))
+            .cloned()
+            .collect();
+        let (status, reason, p) = crate::search::outcome::decide(
+            question,
+            &given,
+            &evidence,
+            model,
+            vectors,
+            options.search.answer_line,
+        );
+        evidence.fit = p;
+        (status, reason)
     } else {
         (result.status, result.reason.clone())
     };
@@ -412,7 +407,7 @@ fn extractive(r: Retrieved, question: &str, options: &AskOptions) -> Answer {
         note_codes: notes,
         sources,
         retrieval: result.retrieval,
-        evidence: result.evidence,
+        evidence,
         context: ctx,
         timings_ms: Timings {
             search: t_search,
@@ -425,6 +420,14 @@ fn extractive(r: Retrieved, question: &str, options: &AskOptions) -> Answer {
         fallback_reason: None,
         generation: None,
     }
+}
+
+/// The best of `sentences` (ranked) in a passage `included` in the context.
+fn in_context_lead<'a>(
+    sentences: &'a [crate::search::choose::Candidate],
+    included: &[usize],
+) -> Option<&'a crate::search::choose::Candidate> {
+    sentences.iter().find(|c| included.contains(&c.n))
 }
 
 /// The verdicts on an answer written elsewhere, against the passages `search` returns

@@ -23,6 +23,12 @@ pub const MAX_SENTENCES: usize = 200;
 /// supported by its fifth-ranked passage, and more would bloat the source list).
 pub const PASSAGES_PER_SENTENCE: usize = 3;
 
+/// The least share of a pasted sentence's key terms (weighted by rarity) that some
+/// passage must hold for the documents to speak about it; under it, a few shared
+/// common words (公司, 每年, 两次 of "公司每年组织两次团建旅游") are no partial support. The
+/// coverage floor of the outcome before it was learned from questions.
+const ABOUT_IT: f64 = 0.46;
+
 /// Checks every sentence of `text` against the passages its own words retrieve.
 /// Citation markers in `text` are ignored: they refer to another tool's sources.
 pub fn check_pasted(
@@ -50,8 +56,11 @@ pub fn check_pasted(
         }
         let result = search(store, claim, aliases, &per_sentence)?;
         searched += 1;
-        // Below a confident answer the documents do not speak about this sentence.
-        let off_topic = result.status != crate::search::Outcome::Answered;
+        // A pasted sentence is a statement, not a question (the outcome model learned
+        // from questions): the documents speak about it when a passage holds most of
+        // its key terms.
+        let off_topic = result.status == crate::search::Outcome::NotFound
+            || result.evidence.coverage < ABOUT_IT;
         all_not_found &= off_topic;
         let own: Vec<Passage> = result
             .passages

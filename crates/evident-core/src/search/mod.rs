@@ -26,8 +26,11 @@
 //! the best passage stands out, never from a raw cosine.
 
 pub mod aliases;
+pub mod asked;
+pub mod choose;
 pub mod dense;
 pub mod fuse;
+pub mod learned;
 mod lexical;
 pub mod outcome;
 pub mod query;
@@ -56,12 +59,6 @@ use crate::{Error, Result};
 /// Chunks the full-text query may match (summed over its terms), which bounds the BM25
 /// scoring work per question.
 pub const ROW_BUDGET: i64 = 4000;
-
-/// Default keyword coverage (0..1) at which the best passage counts as answering the
-/// question; see `outcome` for the other lines and how they were chosen. (0.4 before
-/// the three-way outcome; 0.46 is the lowest line at which no unanswerable question of
-/// the calibration half of colloquial-dev is answered.)
-pub const DEFAULT_FLOOR: f64 = 0.46;
 
 /// Which evidence ranks the passages.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -108,8 +105,10 @@ pub struct SearchOptions {
     pub k: usize,
     /// BM25 candidates re-scored before the best `k` are kept.
     pub candidates: usize,
-    /// Keyword coverage (0..1) at which the best passage answers the question.
-    pub floor: f64,
+    /// The probability (0..1) that the chosen answer is right at which it is given as
+    /// an answer; `None`: the line calibrated with the model (`search::learned`).
+    #[serde(default)]
+    pub answer_line: Option<f64>,
     /// Only search these documents (ids); `None` searches all.
     pub documents: Option<Vec<i64>>,
     /// Which evidence ranks the passages.
@@ -123,6 +122,11 @@ pub struct SearchOptions {
     #[serde(skip)]
     #[cfg_attr(feature = "ts", ts(skip))]
     pub rerank: Option<Rerank>,
+    /// The learned ranker and outcome to use instead of the built-in ones (training
+    /// and calibration runs; never serialised).
+    #[serde(skip)]
+    #[cfg_attr(feature = "ts", ts(skip))]
+    pub model: Option<Arc<learned::Model>>,
 }
 
 impl Default for SearchOptions {
@@ -130,11 +134,12 @@ impl Default for SearchOptions {
         Self {
             k: 5,
             candidates: 30,
-            floor: DEFAULT_FLOOR,
+            answer_line: None,
             documents: None,
             mode: RetrievalMode::Hybrid,
             semantic: None,
             rerank: None,
+            model: None,
         }
     }
 }
@@ -148,10 +153,11 @@ impl SearchOptions {
                 self.k
             )));
         }
-        if !(0.0..=1.0).contains(&self.floor) {
+        if let Some(line) = self.answer_line
+            && !(0.0..=1.0).contains(&line)
+        {
             return Err(Error::InvalidConfig(format!(
-                "the relevance floor must be between 0 and 1, not {}",
-                self.floor
+                "the answer line must be a probability between 0 and 1, not {line}"
             )));
         }
         Ok(())
@@ -253,6 +259,11 @@ pub struct SearchResult {
     pub evidence: Evidence,
     /// Whether vectors were used, and why not.
     pub retrieval: RetrievalInfo,
+    /// Every sentence of the passages, ranked: the first is the answer's (never
+    /// serialised; the passages' highlights and the outcome say what it chose).
+    #[serde(skip)]
+    #[cfg_attr(feature = "ts", ts(skip))]
+    pub sentences: Vec<choose::Candidate>,
     /// Milliseconds spent.
     pub elapsed_ms: f64,
 }
@@ -308,6 +319,7 @@ pub fn search(
         term_weights: Vec::new(),
         evidence: Evidence::default(),
         retrieval: info,
+        sentences: Vec::new(),
         elapsed_ms: started.elapsed().as_secs_f64() * 1e3,
     };
     if query.terms.is_empty() {
@@ -318,7 +330,7 @@ pub fn search(
         return Ok(finish(query, info, Message::NoDocuments));
     }
     let lexical = lexical::candidates(store, &query, n, options)?;
-    let unmentioned = unmentioned_names(store, &query.text)?;
+    let unmentioned = unmentioned_names(store, &query.text, aliases)?;
     let ready = match (&options.semantic, options.mode) {
         (_, RetrievalMode::Keyword) => None,
         (None, RetrievalMode::Dense) => {
@@ -522,11 +534,31 @@ pub fn search(
             .map(f64::from)
             .reduce(f64::max),
         unmentioned,
+        fit: None,
+        terms_found: terms_found(&query, &weights, &passages),
     };
+    let mut passages = passages;
+    let model = options
+        .model
+        .as_deref()
+        .unwrap_or_else(|| learned::Model::builtin());
+    let with_vectors = vectors.is_some();
+    let sentences = choose_sentences(&query, &weights, &passages, model, with_vectors, options);
+    mark_chosen(&mut passages, &sentences);
+    let mut evidence = evidence;
     let (status, reason) = if passages.is_empty() {
         (Outcome::NotFound, Some(Message::NoPassageWithKeyWords))
     } else {
-        outcome::decide(&evidence, &outcome::Thresholds::with_floor(options.floor))
+        let (status, reason, p) = outcome::decide(
+            &query.text,
+            &sentences,
+            &evidence,
+            model,
+            with_vectors,
+            options.answer_line,
+        );
+        evidence.fit = p;
+        (status, reason)
     };
     let top = passages.first().map_or(0.0, |p| p.coverage);
     Ok(SearchResult {
@@ -540,20 +572,90 @@ pub fn search(
         term_weights: weights,
         evidence,
         retrieval: info,
+        sentences,
         elapsed_ms: started.elapsed().as_secs_f64() * 1e3,
     })
 }
 
+/// IDF-weighted share of `query`'s key terms found in at least one of `passages`.
+fn terms_found(query: &Query, weights: &[f64], passages: &[Passage]) -> f64 {
+    let total: f64 = weights.iter().sum();
+    if total <= 0.0 {
+        return 0.0;
+    }
+    let found: f64 = query
+        .terms
+        .iter()
+        .zip(weights)
+        .filter(|(t, _)| passages.iter().any(|p| p.matched_terms.contains(&t.text)))
+        .map(|(_, w)| w)
+        .sum();
+    found / total
+}
+
+/// The candidate sentences of `passages`, ranked by the learned model and, when a
+/// reranker is set up, by its reading of the best few.
+fn choose_sentences(
+    query: &Query,
+    weights: &[f64],
+    passages: &[Passage],
+    model: &learned::Model,
+    with_vectors: bool,
+    options: &SearchOptions,
+) -> Vec<choose::Candidate> {
+    let refs: Vec<&Passage> = passages.iter().collect();
+    let mut sentences = choose::candidates(query, weights, &refs);
+    choose::rank(&mut sentences, model.ranker(with_vectors));
+    if let Some(reranker) = &options.rerank {
+        // A reranker that failed for the passages is not asked again for sentences.
+        let _ = choose::rerank(&mut sentences, &query.text, reranker.0.as_ref());
+    }
+    sentences
+}
+
+/// Marks each passage's best sentence (by the ranked `sentences`) as its highlight:
+/// the line a passage is shown with is the one the answer would quote from it.
+fn mark_chosen(passages: &mut [Passage], sentences: &[choose::Candidate]) {
+    for p in passages.iter_mut() {
+        let Some(best) = sentences.iter().find(|c| c.n == p.n) else {
+            continue;
+        };
+        let (s, e) = best.span;
+        if e > p.text.len() || !p.text.is_char_boundary(s) || !p.text.is_char_boundary(e) {
+            continue;
+        }
+        let before = p.text[..s].chars().count();
+        let len = p.text[s..e].chars().count();
+        let text = p.text[s..e].to_owned();
+        p.highlight = Highlight::of(&p.chunk, before, len, &text);
+    }
+}
+
 /// Names in the question (see [`crate::text::segment::proper_names`]) of which some
-/// word occurs in no passage of the library, as typed.
-fn unmentioned_names(store: &Store, question: &str) -> Result<Vec<String>> {
+/// word occurs in no passage of the library, as typed; a name counts as mentioned when
+/// one of its synonyms is (税务局 where the regulation says 税务机关).
+fn unmentioned_names(store: &Store, question: &str, aliases: &Aliases) -> Result<Vec<String>> {
+    let all_occur = |tokens: &[String]| -> Result<bool> {
+        for token in tokens {
+            if store.document_frequency(token)? == 0 {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    };
     let mut out = Vec::new();
     for name in crate::text::segment::proper_names(question) {
-        let mut missing = false;
-        for token in &name.tokens {
-            missing |= store.document_frequency(token)? == 0;
+        if all_occur(&name.tokens)? {
+            continue;
         }
-        if missing {
+        let terms = crate::text::segment::query_terms(&name.text);
+        let mut by_synonym = false;
+        for (_, _, group) in aliases.matches(&terms) {
+            for phrase in group {
+                by_synonym |= all_occur(&phrase.tokens)?;
+            }
+        }
+        if !by_synonym {
             out.push(name.text);
         }
     }

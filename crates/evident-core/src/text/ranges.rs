@@ -90,7 +90,7 @@ pub enum Fit {
 
 /// Whether the conditions of `sentence` hold for the situation `question` states.
 pub fn fit(question: &str, sentence: &str) -> Fit {
-    let asked = ranges(question, false);
+    let asked = situations(question);
     if asked.is_empty() {
         return Fit::Unrelated;
     }
@@ -115,6 +115,29 @@ pub fn fit(question: &str, sentence: &str) -> Fit {
     }
 }
 
+/// The situations a question states. A period of one unit (一年, 一个月, a year) beside
+/// another situation of its dimension is the period asked about, not a situation: in
+/// "我工作满十二年了，一年能休几天年假？" the asker has twelve years, and 一年 is "per year".
+fn situations(question: &str) -> Vec<Range> {
+    let all = read(question, false, true);
+    let one_unit = |r: &Range| {
+        r.dimension == Dimension::Time
+            && r.low == r.high
+            && r.low.is_some_and(|(v, _)| ONE_UNIT_DAYS.contains(&v))
+    };
+    let others = |r: &Range| {
+        all.iter()
+            .any(|o| !one_unit(o) && o.dimension == r.dimension)
+    };
+    all.iter()
+        .filter(|r| !(one_unit(r) && others(r)))
+        .cloned()
+        .collect()
+}
+
+/// One day, week, month and year, in the days time is measured in here.
+const ONE_UNIT_DAYS: [f64; 4] = [1.0, 7.0, 30.0, 360.0];
+
 /// The ranges a text states: each clause's bounds of one dimension joined into one.
 /// With `conditions_only`, a Chinese clause counts only when it is a condition ("…的，"):
 /// "最长不得超过三年" is what a rule grants, not whom it is for.
@@ -124,6 +147,14 @@ pub fn fit(question: &str, sentence: &str) -> Fit {
 /// knows (三万块, 3万元, 30k RMB, $1.2k, 两千多, 一年半) is a condition or a situation
 /// here too.
 pub fn ranges(text: &str, conditions_only: bool) -> Vec<Range> {
+    read(text, conditions_only, false)
+}
+
+/// [`ranges`], and with `situation`, a question's "满十二年" is where the asker stands:
+/// twelve years, not "twelve or more" (which no tier of 10 to 20 years would contain).
+/// A claim's "满一年就有5天" keeps its open bound: it states a rule for everyone from one
+/// year on, which the grounding check compares with the source's tier.
+fn read(text: &str, conditions_only: bool, situation: bool) -> Vec<Range> {
     let folded = crate::text::normalize::nfkc(text).to_lowercase();
     let mut out: Vec<Range> = Vec::new();
     for clause in clauses(&folded) {
@@ -171,6 +202,12 @@ pub fn ranges(text: &str, conditions_only: bool) -> Vec<Range> {
                 continue;
             };
             let (low, mut high) = bounds(q.direction, v);
+            let reached = situation
+                && q.direction == Direction::AtLeast
+                && (written.contains('满') || clause[..q.start].trim_end().ends_with('满'));
+            if reached {
+                high = low;
+            }
             // 两千多, 三万余元: more than the number, less than its next step.
             if q.direction == Direction::MoreThan && written.contains(['多', '余']) {
                 high = Some((v + step(v), false));
@@ -355,6 +392,25 @@ mod tests {
             Fit::Unrelated,
             "dollars are not yuan"
         );
+    }
+
+    #[test]
+    fn years_reached_are_a_point_and_a_year_asked_about_is_no_situation() {
+        let tiers = [
+            "职工累计工作已满1年不满10年的，年休假5天；",
+            "已满10年不满20年的，年休假10天；",
+            "已满20年的，年休假15天。",
+        ];
+        for q in [
+            "我工作满十二年了，一年能休几天年假？",
+            "我工作满12年了，一年能休几天年假？",
+            "我工作满十年了，一年能休几天年假？",
+        ] {
+            let fits: Vec<Fit> = tiers.iter().map(|t| fit(q, t)).collect();
+            assert_eq!(fits, [Fit::Fails, Fit::Holds, Fit::Fails], "{q}");
+        }
+        // Alone, a year is the asker's situation.
+        assert_eq!(fit("工作一年能休几天年假？", tiers[0]), Fit::Holds);
     }
 
     #[test]

@@ -96,8 +96,19 @@ pub struct Name {
     pub tokens: Vec<String>,
 }
 
-/// Proper names in `text`: Chinese words that jieba's dictionary tags as places (`ns`)
-/// or organisations (`nt`), and runs of capitalised English words that do not merely
+/// Everyday words jieba's dictionary tags as places or bodies (东西 "a thing", 福利
+/// "benefits"): never a name a question gives.
+static NOT_NAMES: LazyLock<std::collections::HashSet<&'static str>> = LazyLock::new(|| {
+    include_str!("not_names.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .flat_map(str::split_whitespace)
+        .collect()
+});
+
+/// Proper names in `text`: Chinese words of two characters or more that jieba's
+/// dictionary tags as places (`ns`) or organisations (`nt`), but for everyday words it
+/// tags so (`not_names.txt`), and runs of capitalised English words that do not merely
 /// start a sentence ("New York City", "MacBook", but not "Can" in "Can I ...").
 ///
 /// A question about a place or body the documents never mention cannot be answered
@@ -107,7 +118,13 @@ pub fn proper_names(text: &str) -> Vec<Name> {
     let prepared = prepare(text);
     for tag in JIEBA.tag(&prepared, false) {
         if matches!(tag.tag, "ns" | "nt")
-            && tag.word.chars().any(super::normalize::is_cjk)
+            && tag
+                .word
+                .chars()
+                .filter(|&c| super::normalize::is_cjk(c))
+                .count()
+                >= 2
+            && !NOT_NAMES.contains(tag.word)
             && let Some(token) = index_form(tag.word)
         {
             names.push(Name {
@@ -274,6 +291,21 @@ fn has_alphanumeric(word: &str) -> bool {
     })
 }
 
+/// `text` with Traditional Chinese characters mapped to Simplified (char for char), as
+/// the segmenter reads it; for matching cue words written in Simplified.
+pub fn simplified(text: &str) -> String {
+    to_simplified(text.to_owned())
+}
+
+/// Calls `each` with jieba's part-of-speech tag of every word of `text` (`nr` a
+/// person, `ns` a place, `nt` an organisation ...), in order.
+pub fn for_each_tag(text: &str, mut each: impl FnMut(&str)) {
+    let prepared = prepare(text);
+    for t in JIEBA.tag(&prepared, false) {
+        each(t.tag);
+    }
+}
+
 /// One word in index form (lower-cased, stemmed if English); `None` for punctuation.
 pub fn term_form(word: &str) -> Option<String> {
     index_form(&word.to_lowercase())
@@ -311,6 +343,11 @@ mod tests {
             Vec::<String>::new()
         );
         assert_eq!(names("我想去New York出差"), ["New York"]);
+        assert_eq!(
+            names("公司发的东西能带回家吗？福利有哪些？"),
+            Vec::<String>::new(),
+            "东西 (a thing) and 福利 (benefits) are everyday words, not places"
+        );
         let york = super::proper_names("a trip to New York");
         assert_eq!(york[0].tokens, ["new", "york"]);
     }
