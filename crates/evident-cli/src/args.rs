@@ -180,12 +180,6 @@ pub enum Command {
         /// (none is then answerable; measures refusals).
         #[arg(long, value_name = "DIR")]
         against: Option<PathBuf>,
-        /// Relevance floor for the refusal figures.
-        #[arg(long, default_value_t = evident_core::search::DEFAULT_FLOOR)]
-        floor: f64,
-        /// Also print the not-found rate at floors from 0.05 to 0.90.
-        #[arg(long)]
-        sweep_floor: bool,
         /// Write the ranked passages in the reference scorer's RUN.jsonl format.
         #[arg(long, value_name = "FILE")]
         run_out: Option<PathBuf>,
@@ -206,9 +200,6 @@ pub enum Command {
         /// the top 5, how often the answer's first sentence (or any) holds it.
         #[arg(long)]
         answers: bool,
-        /// Composer weights for a calibration run, e.g. `rank_penalty=0.05,max_sentences=3`.
-        #[arg(long, value_name = "SPEC")]
-        compose: Option<String>,
         /// Machine-readable output.
         #[arg(long)]
         json: bool,
@@ -216,6 +207,12 @@ pub enum Command {
         embed: EmbedArgs,
         #[command(flatten)]
         rerank: RerankArgs,
+    },
+    /// Rebuild the learned answer-sentence ranker and outcome model
+    /// (crates/evident-core/models/answers.json) from the public question sets.
+    Learn {
+        #[command(subcommand)]
+        step: LearnStep,
     },
     /// Measure how scanned pages are read: corpus pages turned into scans (clean and
     /// noisy) read by OCR against their text layer, pages per second, and (with
@@ -405,9 +402,10 @@ pub struct SearchArgs {
     /// Passages to return.
     #[arg(long, default_value_t = 5, value_name = "N")]
     pub k: usize,
-    /// Keyword coverage (0..1) at which the best passage answers the question.
-    #[arg(long, default_value_t = evident_core::search::DEFAULT_FLOOR, value_name = "F")]
-    pub floor: f64,
+    /// How sure (a probability, 0..1) the chosen answer must be to be given as an
+    /// answer; below it, "uncertain" or "not found". Default: the calibrated line.
+    #[arg(long, value_name = "P")]
+    pub answer_line: Option<f64>,
     #[command(flatten)]
     pub embed: EmbedArgs,
     #[command(flatten)]
@@ -479,4 +477,70 @@ pub struct RerankArgs {
     /// No reranker, whatever the settings say.
     #[arg(long, conflicts_with_all = ["rerank_url", "rerank_model"])]
     pub no_rerank: bool,
+}
+
+/// The steps of `evident learn`.
+#[derive(Debug, Subcommand)]
+pub enum LearnStep {
+    /// Ask every question of the sets through Evident's search and write the candidate
+    /// sentences with their features (slow the first time: the sets are embedded).
+    Rows {
+        /// The evaluation folder (default: ../shared/eval).
+        #[arg(long, value_name = "DIR")]
+        eval_dir: Option<PathBuf>,
+        /// Our own everyday question set.
+        #[arg(
+            long,
+            value_name = "FILE",
+            default_value = "crates/evident-cli/bench/answers-own.jsonl"
+        )]
+        own: PathBuf,
+        /// Where the libraries and rows are written.
+        #[arg(long, value_name = "DIR", default_value = "target/learn")]
+        work: PathBuf,
+        /// The vector cache (default: ~/.cache/evident/learn/vectors.sqlite3).
+        #[arg(long, value_name = "FILE")]
+        cache: Option<PathBuf>,
+        /// Seed of the samples and splits.
+        #[arg(long, default_value_t = 7)]
+        seed: u64,
+        /// Passages sampled from CMRC and from DRCD.
+        #[arg(long, default_value_t = 400)]
+        passages: usize,
+        /// Only these sets (cmrc, drcd, policyqa, colloquial, own).
+        #[arg(long, value_delimiter = ',')]
+        sets: Vec<String>,
+        #[command(flatten)]
+        embed: EmbedArgs,
+    },
+    /// Fit the models on the rows, calibrate them, and write the model file and report.
+    Fit {
+        /// Where `rows` wrote.
+        #[arg(long, value_name = "DIR", default_value = "target/learn")]
+        work: PathBuf,
+        /// The model file to write.
+        #[arg(
+            long,
+            value_name = "FILE",
+            default_value = "crates/evident-core/models/answers.json"
+        )]
+        out: PathBuf,
+        /// The report to write.
+        #[arg(
+            long,
+            value_name = "FILE",
+            default_value = "crates/evident-core/models/answers-report.md"
+        )]
+        report: PathBuf,
+        /// Seed of the penalty's validation split (and of the samples, as recorded).
+        #[arg(long, default_value_t = 7)]
+        seed: u64,
+        /// Passages sampled from CMRC and DRCD by `rows` (recorded in the file).
+        #[arg(long, default_value_t = 400)]
+        passages: usize,
+        /// Fit only the keyword-only models (rows written with --no-embed), keeping the
+        /// built-in hybrid ones.
+        #[arg(long)]
+        keyword_only: bool,
+    },
 }

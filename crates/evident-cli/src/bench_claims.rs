@@ -233,7 +233,7 @@ fn passages_for(
 ) -> anyhow::Result<Option<(Vec<Passage>, Vec<usize>)>> {
     let options = SearchOptions {
         k: 8,
-        floor: 0.0,
+        answer_line: Some(0.0),
         ..SearchOptions::default()
     };
     let pieces = pieces(&case.quote);

@@ -179,7 +179,7 @@ fn run_set(
             });
             let options = SearchOptions {
                 k: 5,
-                floor: 0.0,
+                answer_line: Some(0.0),
                 documents: scope,
                 ..SearchOptions::default()
             };

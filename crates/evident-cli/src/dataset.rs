@@ -12,7 +12,7 @@ use evident_core::text::normalize::nfkc;
 use serde::Deserialize;
 
 /// Another document that answers a colloquial-dev question equally well.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 pub struct AltGold {
     pub doc: String,
     pub quote: String,
@@ -91,6 +91,49 @@ impl Question {
             .map(|a| norm(a))
             .filter(|a| !a.is_empty())
             .collect()
+    }
+}
+
+/// A corpus's printed copies of its documents (`pdf-generated/sources.json`: a PDF
+/// printed from a Markdown file), as (copy, source) paths relative to the corpus.
+pub fn copies(corpus: &Path) -> Vec<(String, String)> {
+    #[derive(Deserialize)]
+    struct Entry {
+        source: String,
+    }
+    let path = corpus.join("pdf-generated/sources.json");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Vec::new();
+    };
+    let map: std::collections::BTreeMap<String, Entry> =
+        serde_json::from_str(&text).unwrap_or_default();
+    map.into_iter().map(|(copy, e)| (copy, e.source)).collect()
+}
+
+/// Counts a quote in a printed copy of a gold document as in the document itself:
+/// the corpus holds the labour law both as Markdown and as the PDF printed from it,
+/// and the same sentence found in the copy is the same answer (the sets' README:
+/// use `sources.json` as the scorer's alias).
+pub fn add_copies(questions: &mut [Question], copies: &[(String, String)]) {
+    for q in questions {
+        let mut extra = Vec::new();
+        let golds = q
+            .doc
+            .iter()
+            .zip(q.answer_quote.iter())
+            .map(|(d, a)| (d.clone(), a.clone()))
+            .chain(q.alt.iter().map(|a| (a.doc.clone(), a.quote.clone())));
+        for (doc, quote) in golds {
+            for (copy, source) in copies {
+                if *source == doc && !q.alt.iter().any(|a| a.doc == *copy) {
+                    extra.push(AltGold {
+                        doc: copy.clone(),
+                        quote: quote.clone(),
+                    });
+                }
+            }
+        }
+        q.alt.extend(extra);
     }
 }
 

@@ -41,12 +41,10 @@ pub struct EvalArgs<'a> {
     /// Built-in synonym lines left out (to measure what each adds).
     pub synonyms_without: &'a [String],
     pub against: Option<&'a Path>,
-    pub floor: f64,
-    pub sweep_floor: bool,
     pub run_out: Option<&'a Path>,
     pub limit: Option<usize>,
-    /// Measure answers too, with these composer weights.
-    pub answers: Option<evident_core::answer::compose::Weights>,
+    /// Measure answers too.
+    pub answers: bool,
     pub json: bool,
 }
 
@@ -103,14 +101,12 @@ struct ModeReport {
     unanswerable: Outcomes,
     /// Of the answerable questions marked `answered`, the share with a hit in the top 5.
     answered_precision_at_5: Option<f64>,
-    /// Legacy figure: questions whose best passage covers less than `floor`.
-    refused_below_floor: usize,
-    floor: f64,
+    /// Each answerable question declared not found, with its reason.
+    answerable_not_found: Vec<(String, String)>,
     latency_ms_p50: f64,
     latency_ms_p95: f64,
     embed_ms_p50: f64,
     embed_ms_p95: f64,
-    sweep: Vec<(f64, f64)>,
     answers: Option<AnswerReport>,
 }
 
@@ -174,6 +170,10 @@ fn index(a: &EvalArgs<'_>, docs: &[PathBuf], tmp: &Path) -> anyhow::Result<Store
 
 pub fn run(a: &EvalArgs<'_>) -> anyhow::Result<()> {
     let mut questions = dataset::load(a.questions)?;
+    // A quote found in a printed copy of its document is found (sources.json).
+    for dir in a.docs {
+        dataset::add_copies(&mut questions, &dataset::copies(dir));
+    }
     if let Some(half) = a.half {
         let keep = usize::from(half == "even");
         questions = questions
@@ -309,11 +309,8 @@ fn print(a: &EvalArgs<'_>, report: &Report) -> anyhow::Result<()> {
                 r.shown, r.questions, r.shown_first, r.unanswerable_shown, r.unanswerable_asked
             )?;
         }
-        if !m.sweep.is_empty() {
-            writeln!(out, "  floor  below-floor rate")?;
-            for (f, r) in &m.sweep {
-                writeln!(out, "  {f:.2}   {:.1}%", 100.0 * r)?;
-            }
+        for (id, why) in &m.answerable_not_found {
+            writeln!(out, "  answerable but not found: {id} ({why})")?;
         }
     }
     Ok(())
@@ -337,8 +334,7 @@ fn evaluate(
     let mut rr = 0.0;
     let mut latencies = Vec::with_capacity(questions.len());
     let mut embed_ms = Vec::new();
-    let mut coverages = Vec::with_capacity(questions.len());
-    let mut refused = 0;
+    let mut not_found_answerable = Vec::new();
     let (mut answerable, mut unanswerable) = (Outcomes::default(), Outcomes::default());
     let (mut n_answerable, mut answered_hits) = (0usize, 0usize);
     let mut used = String::new();
@@ -362,7 +358,6 @@ fn evaluate(
         });
         let options = SearchOptions {
             k: k_max,
-            floor: a.floor,
             documents: scope,
             mode,
             semantic: a.semantic.clone(),
@@ -374,10 +369,6 @@ fn evaluate(
         latencies.push(result.elapsed_ms - result.retrieval.embed_ms);
         if result.retrieval.embed_ms > 0.0 {
             embed_ms.push(result.retrieval.embed_ms);
-        }
-        coverages.push(result.top_coverage);
-        if result.passages.is_empty() || result.top_coverage < a.floor {
-            refused += 1;
         }
         let first_hit = if can_answer {
             result
@@ -397,17 +388,26 @@ fn evaluate(
             unanswerable.add(result.status);
         }
         let mut answer_lines: Option<serde_json::Value> = None;
-        if let (Some(weights), Some(rank)) = (a.answers, first_hit)
+        let ask_options = AskOptions {
+            search: SearchOptions {
+                k: 5,
+                ..options.clone()
+            },
+            ..AskOptions::default()
+        };
+        if a.answers && can_answer {
+            // The outcome is the answer's (decided after the sentence is chosen).
+            let answer = ask(store, &q.question, &aliases, &ask_options)?;
+            if answer.status == Outcome::NotFound {
+                not_found_answerable.push((
+                    q.id.clone(),
+                    answer.not_found_reason.clone().unwrap_or_default(),
+                ));
+            }
+        }
+        if let Some(rank) = first_hit.filter(|_| a.answers)
             && rank < 5
         {
-            let ask_options = AskOptions {
-                search: SearchOptions {
-                    k: 5,
-                    ..options.clone()
-                },
-                composer: weights,
-                ..AskOptions::default()
-            };
             let answer = ask(store, &q.question, &aliases, &ask_options)?;
             let holds = |s: &evident_core::grounding::SentenceVerdict| {
                 s.citations.iter().any(|n| {
@@ -431,49 +431,25 @@ fn evaluate(
                 .collect();
             let mut candidates = Vec::new();
             if run_out.is_some() {
-                // Every candidate sentence with what it was scored on, for tuning.
+                // Every candidate sentence with what it was ranked on.
                 let again = search(store, &q.question, &aliases, &ask_options.search)?;
-                let ctx = evident_core::answer::context::assemble(
-                    store,
-                    &again.passages,
-                    ask_options.budget_tokens,
-                )?;
-                let usable: Vec<_> = again
-                    .passages
-                    .iter()
-                    .filter(|p| ctx.included.contains(&p.n))
-                    .collect();
-                let scored = evident_core::answer::compose::scored(
-                    &again.query,
-                    &again.term_weights,
-                    &usable,
-                    &weights,
-                );
-                candidates = scored
+                candidates = again
+                    .sentences
                     .iter()
                     .map(|c| {
-                        let hit = usable
+                        let hit = again
+                            .passages
                             .iter()
                             .find(|p| p.n == c.n)
                             .is_some_and(|p| q.is_hit(&p.doc_path, &c.text));
-                        serde_json::json!({"text": c.text, "n": c.n, "f": c.features, "holds": hit})
+                        serde_json::json!({"text": c.text, "n": c.n, "f": c.features, "score": c.score, "holds": hit})
                     })
                     .collect();
             }
             answer_lines =
                 Some(serde_json::json!({"sentences": sentences, "candidates": candidates}));
         }
-        if let Some(weights) = a.answers
-            && !q.answerable()
-        {
-            let ask_options = AskOptions {
-                search: SearchOptions {
-                    k: 5,
-                    ..options.clone()
-                },
-                composer: weights,
-                ..AskOptions::default()
-            };
+        if a.answers && !q.answerable() {
             let answer = ask(store, &q.question, &aliases, &ask_options)?;
             u_asked += 1;
             u_shown += usize::from(answer.status == Outcome::Answered);
@@ -526,18 +502,6 @@ fn evaluate(
     let n = n_answerable.max(1) as f64;
     latencies.sort_by(f64::total_cmp);
     embed_ms.sort_by(f64::total_cmp);
-    let total = questions.len().max(1) as f64;
-    let sweep = if a.sweep_floor {
-        (1..=18)
-            .map(|i| {
-                let f = i as f64 * 0.05;
-                let r = coverages.iter().filter(|c| **c < f).count() as f64 / total;
-                (f, r)
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
     Ok(ModeReport {
         mode: match mode {
             RetrievalMode::Hybrid => "hybrid",
@@ -559,14 +523,12 @@ fn evaluate(
             .then(|| answered_hits as f64 / answerable.answered as f64),
         answerable,
         unanswerable,
-        refused_below_floor: refused,
-        floor: a.floor,
+        answerable_not_found: not_found_answerable,
         latency_ms_p50: percentile(&latencies, 0.5),
         latency_ms_p95: percentile(&latencies, 0.95),
         embed_ms_p50: percentile(&embed_ms, 0.5),
         embed_ms_p95: percentile(&embed_ms, 0.95),
-        sweep,
-        answers: a.answers.map(|_| {
+        answers: a.answers.then(|| {
             let d = a_n.max(1) as f64;
             AnswerReport {
                 questions: a_n,

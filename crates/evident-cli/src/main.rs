@@ -13,6 +13,7 @@ mod bench_ocr;
 mod bench_query;
 mod dataset;
 mod eval;
+mod learn;
 mod llm;
 mod output;
 mod scans;
@@ -204,7 +205,6 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let options = evident_core::answer::AskOptions {
                 search: search_options(&db, &search)?,
                 budget_tokens: budget,
-                ..Default::default()
             };
             if !llm.generate && (llm.llm_url.is_some() || llm.llm_model.is_some() || llm.stream) {
                 anyhow::bail!("--llm-url, --llm-model and --stream are for --generate");
@@ -275,24 +275,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             no_synonyms,
             synonyms_without,
             against,
-            floor,
-            sweep_floor,
             run_out,
             limit,
             half,
             modes,
             signals_out,
             answers,
-            compose,
             json,
             embed,
             rerank,
         } => {
-            let composer = match compose.as_deref() {
-                Some(spec) => evident_core::answer::compose::Weights::parse(spec)
-                    .map_err(|e| anyhow::anyhow!("--compose: {e}"))?,
-                None => Default::default(),
-            };
             eval::run(&eval::EvalArgs {
                 questions: &questions,
                 ks: &k,
@@ -306,13 +298,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 synonyms: !no_synonyms,
                 synonyms_without: &synonyms_without,
                 against: against.as_deref(),
-                floor,
-                sweep_floor,
                 run_out: run_out.as_deref(),
                 limit,
-                answers: answers.then_some(composer),
+                answers,
                 json,
             })?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Learn { step } => {
+            learn_cmd(&db, step)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::BenchOcr {
@@ -458,7 +452,7 @@ fn search_options(
 ) -> anyhow::Result<evident_core::search::SearchOptions> {
     Ok(evident_core::search::SearchOptions {
         k: a.k,
-        floor: a.floor,
+        answer_line: a.answer_line,
         semantic: semantic::semantic(db, &a.embed)?,
         rerank: semantic::reranker(db, &a.rerank)?,
         // Keyword search because the user asked for it, not for want of a server.
@@ -659,5 +653,59 @@ fn exit_for(summary: &import::ImportSummary) -> ExitCode {
         ExitCode::from(2)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// How the public sets are sampled and split for `evident learn`.
+fn learn_sampling(seed: u64, passages: usize) -> learn::sets::Sampling {
+    learn::sets::Sampling {
+        seed,
+        passages,
+        train_share: 0.7,
+    }
+}
+
+fn learn_cmd(db: &Path, step: args::LearnStep) -> anyhow::Result<()> {
+    match step {
+        args::LearnStep::Rows {
+            eval_dir,
+            own,
+            work,
+            cache,
+            seed,
+            passages,
+            sets,
+            embed,
+        } => {
+            let cache = cache.unwrap_or_else(|| {
+                dirs::cache_dir()
+                    .unwrap_or_else(std::env::temp_dir)
+                    .join("evident/learn/vectors.sqlite3")
+            });
+            learn::rows(&learn::RowsArgs {
+                eval: eval_dir.unwrap_or_else(bench::default_eval_dir),
+                own,
+                work,
+                cache,
+                sampling: learn_sampling(seed, passages),
+                semantic: semantic::semantic(db, &embed)?,
+                sets,
+            })
+        }
+        args::LearnStep::Fit {
+            work,
+            out,
+            report,
+            seed,
+            passages,
+            keyword_only,
+        } => learn::fit(&learn::FitArgs {
+            work,
+            out,
+            report,
+            seed,
+            sampling: learn_sampling(seed, passages),
+            keyword_only,
+        }),
     }
 }

@@ -453,15 +453,13 @@ fn why(r: &evident_core::search::Ranks) -> String {
     format!(" — {}, fused {:.4}", parts.join(", "), r.fused)
 }
 
-fn verdict_label(v: evident_core::grounding::Verdict) -> &'static str {
+/// The mark before a sentence: ✓ it matches its passage, ◐ partly, ⚠ not.
+fn verdict_mark(v: evident_core::grounding::Verdict) -> &'static str {
     use evident_core::grounding::Verdict;
-    match (v, lang()) {
-        (Verdict::Supported, Lang::ZhCn) => "有据",
-        (Verdict::PartiallySupported, Lang::ZhCn) => "部分有据",
-        (Verdict::Unsupported, Lang::ZhCn) => "无据",
-        (Verdict::Supported, Lang::En) => "supported",
-        (Verdict::PartiallySupported, Lang::En) => "PARTLY SUPPORTED",
-        (Verdict::Unsupported, Lang::En) => "UNSUPPORTED",
+    match v {
+        Verdict::Supported => "✓",
+        Verdict::PartiallySupported => "◐",
+        Verdict::Unsupported => "⚠",
     }
 }
 
@@ -701,9 +699,15 @@ fn print_verdicts(
 ) -> anyhow::Result<()> {
     for s in sentences {
         let cites: String = s.citations.iter().map(|n| format!("[{n}]")).collect();
-        writeln!(out, "  {:<16} {}{cites}", verdict_label(s.verdict), s.text)?;
+        let label = evident_core::message::verdict_label(s.verdict, &s.reason_codes, lang());
+        writeln!(
+            out,
+            "  {} {}{cites} — {label}",
+            verdict_mark(s.verdict),
+            s.text
+        )?;
         for r in say_all(&s.reason_codes, &s.reasons) {
-            writeln!(out, "  {:<16}   - {r}", "")?;
+            writeln!(out, "      - {r}")?;
         }
     }
     Ok(())
