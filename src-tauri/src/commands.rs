@@ -37,15 +37,16 @@ use crate::state::AppState;
 pub struct Retrieval {
     /// Passages to retrieve.
     pub k: usize,
-    /// Relevance floor (0..1).
-    pub floor: f64,
+    /// The probability (0..1) an answer must have of being right to be given as an
+    /// answer; `None`: the calibrated line.
+    pub answer_line: Option<f64>,
 }
 
 impl Retrieval {
     fn options(&self, state: &AppState) -> SearchOptions {
         SearchOptions {
             k: self.k,
-            floor: self.floor,
+            answer_line: self.answer_line,
             semantic: state.embedding.semantic(),
             rerank: state.rerank.current(),
             ..SearchOptions::default()
@@ -190,7 +191,7 @@ pub async fn app_info(app: AppHandle) -> CommandResult<AppInfo> {
             documents,
             defaults: Retrieval {
                 k: defaults.k,
-                floor: defaults.floor,
+                answer_line: defaults.answer_line,
             },
             notices,
         })

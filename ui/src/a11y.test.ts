@@ -77,7 +77,7 @@ function source(): Source {
 describe("keyboard", () => {
   it("a second Enter while a question is being answered does not ask it again", async () => {
     const viewer = new SourceViewer(() => {});
-    const retrieval: Retrieval = { k: 5, floor: 0.5 };
+    const retrieval: Retrieval = { k: 5, answer_line: null };
     const page = new AskPage(viewer, () => retrieval, () => {}, () => {});
     document.body.append(page.element);
     page.input.value = "年假有几天？";

@@ -39,9 +39,10 @@ export type Retrieval = {
  */
 k: number, 
 /**
- * Relevance floor (0..1).
+ * The probability (0..1) an answer must have of being right to be given as an
+ * answer; `None`: the calibrated line.
  */
-floor: number, };
+answer_line: number | null, };
 export type AskResult = { 
 /**
  * History entry id (for feedback).
@@ -384,7 +385,15 @@ n: number, } } | { "code": "nothing_about_it" } | { "code": "no_documents" } | {
 /**
  * The names, as typed.
  */
-names: Array<string>, } } | { "code": "rankings_disagree" } | { "code": "few_question_words" } | { "code": "question_cut", "params": { 
+names: Array<string>, } } | { "code": "rankings_disagree" } | { "code": "few_question_words" } | { "code": "kind_not_stated" } | { "code": "not_sure", "params": { 
+/**
+ * How sure it is that the sentence answers the question, in percent.
+ */
+sure: number, 
+/**
+ * How sure an answer must be, in percent.
+ */
+needed: number, } } | { "code": "question_cut", "params": { 
 /**
  * Characters used.
  */
@@ -1534,13 +1543,24 @@ agreement: number | null,
  */
 standout: number | null, 
 /**
- * Best cosine among the returned passages (reported, not decided on).
+ * Best cosine among the returned passages.
  */
 top_cosine: number | null, 
 /**
  * Names in the question (places, organisations) that no document mentions.
  */
-unmentioned: Array<string>, };
+unmentioned: Array<string>, 
+/**
+ * The probability that the chosen answer is right, as the outcome model judged
+ * it (answers stored before it have none).
+ */
+fit: number | null, 
+/**
+ * IDF-weighted share of the question's key terms that some returned passage holds:
+ * a question whose own words (年会, 抽奖, 一等奖) occur in none of them asks about
+ * something the documents do not treat.
+ */
+terms_found: number, };
 export type RetrievalInfo = { 
 /**
  * What ranked the passages: `keyword`, `hybrid` or `vector`.

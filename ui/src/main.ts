@@ -64,7 +64,7 @@ async function start(): Promise<void> {
     return null;
   });
   if (info?.notices.length) showStatus(info.notices.join(" · "));
-  const retrieval: Retrieval = loadRetrieval(info?.defaults ?? { k: 5, floor: 0.46 });
+  const retrieval: Retrieval = loadRetrieval(info?.defaults ?? { k: 5, answer_line: null });
   const viewer = new SourceViewer(showError);
   const ask = new AskPage(viewer, () => retrieval, showError, showStatus);
   const library = new LibraryPage(showError, () => {

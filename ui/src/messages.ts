@@ -109,6 +109,14 @@ export function say(m: Message): string {
       return zh ? "关键词检索与语义检索对哪些段落相关意见不一" : "keyword and meaning search disagree on which passages fit";
     case "few_question_words":
       return zh ? "最接近的段落只包含问题的部分关键词" : "the closest passages share only some of the question's key words";
+    case "not_sure":
+      return zh
+        ? `最接近的句子可能回答了问题，但把握只有 ${m.params.sure}%（确定的回答需要 ${m.params.needed}%）`
+        : `the closest sentence may answer it, but Evident is only ${m.params.sure} % sure (an answer needs ${m.params.needed} %)`;
+    case "kind_not_stated":
+      return zh
+        ? "最接近的句子没有说出问题所问的内容（金额、期限、审批人、时间或是否允许）"
+        : "the closest sentence does not say what the question asks for (an amount, a time, who, when, or whether it is allowed)";
     case "question_cut":
       return zh ? `问题过长，只使用了前 ${m.params.chars} 个字符。` : `Only the first ${m.params.chars} characters of the question were used.`;
     case "over_budget":

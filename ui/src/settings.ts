@@ -9,7 +9,12 @@ export function loadRetrieval(defaults: Retrieval): Retrieval {
     const saved = JSON.parse(localStorage.getItem(KEY) ?? "null") as Partial<Retrieval> | null;
     return {
       k: typeof saved?.k === "number" && saved.k >= 1 ? saved.k : defaults.k,
-      floor: typeof saved?.floor === "number" && saved.floor >= 0 && saved.floor <= 1 ? saved.floor : defaults.floor,
+      // A line the user set; the keyword-coverage floor of earlier versions means
+      // something else and is not carried over.
+      answer_line:
+        typeof saved?.answer_line === "number" && saved.answer_line >= 0 && saved.answer_line <= 1
+          ? saved.answer_line
+          : defaults.answer_line,
     };
   } catch {
     return defaults;

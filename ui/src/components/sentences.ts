@@ -1,8 +1,9 @@
-// Sentences with their grounding verdicts: supported ones plain, partly supported in
-// amber, unsupported in red — never by colour alone: an icon and a text label say it
-// too, and the reasons are one focus (or hover) away.
+// Sentences with their grounding verdicts: those that match their cited passage plain,
+// partly matching ones in amber, the rest in red ("not found in the cited passage", or
+// "contradicted by [n]") — never by colour alone: an icon and a text label say it too,
+// and the reasons are one focus (or hover) away.
 
-import type { SentenceVerdict, Verdict } from "../bindings";
+import type { Message, SentenceVerdict, Verdict } from "../bindings";
 import { h } from "../dom";
 import { t } from "../i18n";
 import { sayAll } from "../messages";
@@ -13,14 +14,38 @@ const ICON: Record<Verdict, string> = {
   unsupported: "⚠",
 };
 
-function label(v: Verdict): string {
+/** The passage a reason says the sentence contradicts (mirrors `Message::contradicted_by`). */
+function contradictedBy(m: Message): number | null {
+  switch (m.code) {
+    case "conflict":
+      return m.params.contradicts;
+    case "number_misplaced":
+    case "negates_source":
+    case "source_negative":
+    case "qualifier_mismatch":
+    case "tier_mismatch":
+    case "condition_differs":
+    case "bound_differs":
+    case "modality_differs":
+    case "role_differs":
+      return m.params.n;
+    default:
+      return null;
+  }
+}
+
+/** What a sentence's colour says (mirrors `message::verdict_label`): the check compares
+ *  words, numbers, conditions and roles with the cited passage, no more. */
+export function verdictLabel(v: Verdict, reasons: Message[]): string {
   switch (v) {
     case "supported":
       return t("supported");
     case "partially_supported":
       return t("partially");
-    case "unsupported":
-      return t("unsupported");
+    case "unsupported": {
+      const n = reasons.map(contradictedBy).find((x) => x !== null);
+      return n !== undefined && n !== null ? t("contradictedBy", { n }) : t("unsupported");
+    }
   }
 }
 
@@ -95,7 +120,7 @@ export function renderSentence(s: SentenceVerdict, onCite: (n: number) => void):
     h(
       "span",
       { class: "reasons", attrs: { role: "tooltip", id: reasonsId } },
-      h("strong", {}, label(s.verdict)),
+      h("strong", {}, verdictLabel(s.verdict, s.reason_codes ?? [])),
       ...sayAll(s.reason_codes, s.reasons).map((r) => h("span", { class: "reason" }, r)),
     ),
     " ",

@@ -43,7 +43,7 @@ function answer(overrides: Partial<Answer> = {}): Answer {
     context: { budget_tokens: 1500, used_tokens: 10, included: [1, 2], neighbours: [], truncated: [] },
     timings_ms: { search: 1, compose: 1, ground: 1, total: 3 },
     retrieval: { used: "keyword", model: null, note: null, embed_ms: 0, note_code: null, reranker: null, rerank_note: null, rerank_ms: 0 },
-    evidence: { coverage: 0.8, sentence_coverage: 0.8, agreement: null, standout: null, top_cosine: null, unmentioned: [] },
+    evidence: { coverage: 0.8, sentence_coverage: 0.8, agreement: null, standout: null, top_cosine: null, unmentioned: [], fit: 0.9, terms_found: 0.8 },
     mode: "extractive",
     fallback: null,
     fallback_reason: null,
@@ -100,6 +100,22 @@ describe("renderAnswer", () => {
     expect(red?.getAttribute("tabindex")).toBe("0");
     const tooltip = red?.querySelector("[role=tooltip]");
     expect(tooltip?.id).toBe(red?.getAttribute("aria-describedby"));
+  });
+
+  it("says what each colour knows: matches, partly matches, not found, contradicted by [n]", () => {
+    const el = renderAnswer(answer(), { onCite: () => {} });
+    const labels = [...el.querySelectorAll("[data-testid=answer-sentence] [role=tooltip] strong")].map((s) => s.textContent);
+    expect(labels).toEqual(["Matches the cited passage", "Not found in the cited passage", "Partly matches the cited passage"]);
+    const contradicted = answer();
+    contradicted.sentences = contradicted.sentences.map((s, i) =>
+      i === 1 ? { ...s, reason_codes: [{ code: "negates_source" as const, params: { n: 2 } }] } : s,
+    );
+    const red = renderAnswer(contradicted, { onCite: () => {} }).querySelectorAll("[role=tooltip] strong")[1];
+    expect(red?.textContent).toBe("Contradicted by [2]");
+    // How often each colour was wrong on the blind claims, one click away.
+    const help = el.querySelector<HTMLDetailsElement>("[data-testid=colour-help]");
+    expect(help?.open).toBe(false);
+    expect(help?.textContent).toMatch(/27% of the sentences shown as matching were in fact mistaken/);
   });
 
   it("turns citations into chips that open their source", () => {
@@ -264,7 +280,7 @@ describe("renderAnswer", () => {
   });
 
   it("names the places the documents never mention as the reason for doubt", () => {
-    const evidence = { coverage: 0.9, sentence_coverage: 0.5, agreement: 0.6, standout: null, top_cosine: null, unmentioned: ["New York City"] };
+    const evidence = { coverage: 0.9, sentence_coverage: 0.5, agreement: 0.6, standout: null, top_cosine: null, unmentioned: ["New York City"], fit: 0.3, terms_found: 0.9 };
     const el = renderAnswer(answer({ status: "uncertain", evidence }), { onCite: () => {} });
     expect(el.querySelector("[data-testid=uncertain] .reason")?.textContent).toContain("New York City");
   });

@@ -164,6 +164,7 @@ export function renderAnswer(answer: Answer, handlers: AnswerHandlers): HTMLElem
     origin,
     h("p", { class: "answer-text" }, ...answer.sentences.map((s) => renderSentence(s, cite))),
     ...renderNotes(answer),
+    renderColourHelp(),
     h("h3", {}, t("sources")),
     ...renderCitedSources(answer, handlers),
   );
@@ -253,4 +254,14 @@ function uncertainReason(answer: Answer): string {
   const names = answer.evidence?.unmentioned ?? [];
   if (names.length > 0) return say({ code: "unmentioned", params: { names } });
   return say({ code: answer.evidence?.agreement === 0 ? "rankings_disagree" : "few_question_words" });
+}
+
+/** What the colours know, and how often each was wrong on claims nobody tuned on. */
+export function renderColourHelp(): HTMLElement {
+  return h(
+    "details",
+    { class: "colour-help", testid: "colour-help" },
+    h("summary", {}, t("colourHelpTitle")),
+    h("p", {}, t("colourHelp")),
+  );
 }

@@ -28,14 +28,16 @@ export class SettingsPage {
       h("option", { attrs: { value: "en", selected: lang() === "en" } }, "English"),
     );
     const k = h("input", { attrs: { type: "number", min: 1, max: 50, value: retrieval.k } });
-    const floor = h("input", { attrs: { type: "number", min: 0, max: 1, step: 0.05, value: retrieval.floor } });
+    const line = h("input", {
+      attrs: { type: "number", min: 0, max: 1, step: 0.05, value: retrieval.answer_line ?? "", placeholder: t("answerLineCalibrated") },
+    });
     const store = () => {
       retrieval.k = Math.max(1, Math.min(50, Number(k.value) || 5));
-      retrieval.floor = Math.max(0, Math.min(1, Number(floor.value)));
+      retrieval.answer_line = line.value.trim() === "" ? null : Math.max(0, Math.min(1, Number(line.value)));
       saveRetrieval(retrieval);
     };
     k.addEventListener("change", store);
-    floor.addEventListener("change", store);
+    line.addEventListener("change", store);
     this.aliases = h("textarea", { class: "aliases", attrs: { rows: 8, "aria-label": t("aliases") } });
     this.aliasStatus = h("p", { attrs: { role: "status" } });
     this.element = h(
@@ -44,7 +46,7 @@ export class SettingsPage {
       h("label", {}, t("language"), langSelect),
       h("h2", {}, t("retrieval")),
       h("label", {}, t("topK"), k),
-      h("label", {}, t("floor"), floor),
+      h("label", {}, t("answerLine"), line),
       new EmbeddingsSection(onError).element,
       new RerankSection(onError).element,
       new AnswerModelSection(onError).element,
