@@ -111,8 +111,8 @@ export function say(m: Message): string {
       return zh ? "最接近的段落只包含问题的部分关键词" : "the closest passages share only some of the question's key words";
     case "not_sure":
       return zh
-        ? `最接近的句子可能回答了问题，但把握只有 ${m.params.sure}%（确定的回答需要 ${m.params.needed}%）`
-        : `the closest sentence may answer it, but Evident is only ${m.params.sure} % sure (an answer needs ${m.params.needed} %)`;
+        ? `最接近的句子可能回答了问题，但把握只有 ${m.params.sure}%，确定的回答需要 ${m.params.needed}%`
+        : `Evident is only ${m.params.sure} % sure of the closest sentence; an answer needs ${m.params.needed} %`;
     case "kind_not_stated":
       return zh
         ? "最接近的句子没有说出问题所问的内容（金额、期限、审批人、时间或是否允许）"

@@ -519,10 +519,10 @@ impl Message {
                 "the closest sentence does not say what the question asks for (an amount, a time, who, when, or whether it is allowed)".into()
             }
             M::NotSure { sure, needed } if zh => format!(
-                "最接近的句子可能回答了问题，但把握只有 {sure}%（确定的回答需要 {needed}%）"
+                "最接近的句子可能回答了问题，但把握只有 {sure}%，确定的回答需要 {needed}%"
             ),
             M::NotSure { sure, needed } => format!(
-                "the closest sentence may answer it, but Evident is only {sure} % sure (an answer needs {needed} %)"
+                "Evident is only {sure} % sure of the closest sentence; an answer needs {needed} %"
             ),
             M::QuestionCut { chars } if zh => format!("问题过长，只使用了前 {chars} 个字符。"),
             M::QuestionCut { chars } => {

@@ -268,15 +268,10 @@ impl<'a> Asked<'a> {
         (lead.holds, chosen.iter().any(|c| c.holds), chosen.len())
     }
 
-    /// Whether the outcome may be `answered` at all (as `outcome::decide`): the lead
-    /// states the kind asked for, no name the documents never mention, and enough key
-    /// terms found without vectors.
+    /// Whether the outcome may be `answered` at all (as `outcome::decide`): no name the
+    /// documents never mention, and enough key terms found without vectors.
     fn may_answer(&self) -> bool {
-        let kind_stated = self
-            .fit()
-            .is_some_and(|f| f.asked_kind == 0.0 || f.lead_answers_kind > 0.0);
-        kind_stated
-            && !self.inst.evidence.unmentioned
+        !self.inst.evidence.unmentioned
             && outcome::words_allow(self.inst.vectors, self.inst.evidence.terms_found)
     }
 
