@@ -9,7 +9,7 @@
 # are kept in target/bench/ (delete it to measure that again). All of it: about an hour.
 #
 # --builtin measures the same model run by Evident itself (the built-in model, no
-# server): its own database and vectors, then `evident bench-embed` (load time, question
+# server): its own database and vectors, then `evident-bench embed` (load time, question
 # p50/p95, passages/s, memory while embedding and after the worker ends).
 #
 # usage: scripts/bench.sh [--quick] [--builtin]   (--quick: colloquial-dev only)
@@ -25,8 +25,9 @@ for arg in "$@"; do
   esac
 done
 scripts/setup.sh --test
-cargo build --release --locked -p evident-cli
+cargo build --release --locked -p evident-cli -p evident-bench
 evident=./target/release/evident
+bench=./target/release/evident-bench
 EVAL="${EVIDENT_EVAL_DIR:-$(cd .. && pwd)/shared/eval}"
 MODELS="${EVIDENT_MODELS:-${EVIDENT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/evident}/models}"
 out=target/bench
@@ -65,23 +66,23 @@ if [ ! -f "$db" ]; then
   "$evident" --db "$db" embed "${embed[@]}" --json | tee "$embed_json"
 fi
 
-for set in "$EVAL/datasets/colloquial-dev/questions.jsonl" crates/evident-cli/bench/answers-own.jsonl; do
+for set in "$EVAL/datasets/colloquial-dev/questions.jsonl" crates/evident-bench/bench/answers-own.jsonl; do
   for half in odd even; do
     echo "== $(basename "$(dirname "$set")")/$(basename "$set"), $half half"
-    "$evident" --db "$db" eval --questions "$set" --half "$half" --modes keyword,dense,hybrid \
+    "$bench" --db "$db" eval --questions "$set" --half "$half" --modes keyword,dense,hybrid \
       --answers "${embed[@]}"
   done
 done
 if $builtin; then
   echo "== the built-in model: load, question latency, passages/s, memory"
-  "$evident" bench-embed "${embed[@]}" --questions 100 --passages 64
+  "$bench" embed "${embed[@]}" --questions 100 --passages 64
 fi
 $quick && exit 0
 
 for name in policyqa-test cmrc2018-dev drcd-dev; do
   echo "== $name (keyword)"
-  "$evident" eval --questions "$EVAL/datasets/$name/questions.jsonl" --modes keyword --no-embed \
+  "$bench" eval --questions "$EVAL/datasets/$name/questions.jsonl" --modes keyword --no-embed \
     --k 1,5,10
 done
 echo "== query latency at 50,000 chunks (768-wide vectors, without the server's time)"
-"$evident" bench-query --eval-dir "$EVAL"
+"$bench" query --eval-dir "$EVAL"

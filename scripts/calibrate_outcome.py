@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Chooses the thresholds of the three-way outcome (answered / uncertain / not_found).
 
-Reads the signal files `evident eval --signals-out FILE` writes (one JSON line per
+Reads the signal files `evident-bench eval --signals-out FILE` writes (one JSON line per
 question and ranking mode: whether it is answerable, the rank of the first hit, and
 the evidence), replays the decision rule of crates/evident-core/src/search/outcome.rs
 over a grid of thresholds, and prints the best setting under the product's limits:
@@ -14,11 +14,11 @@ over a grid of thresholds, and prints the best setting under the product's limit
 
 The not-found line (relevant_coverage) is chosen on answerable questions only (at most
 1 in 20 of them `not_found`): the everyday-question set has no off-topic questions, so
-it cannot say how many of those would be refused; `evident eval --against` measures that.
+it cannot say how many of those would be refused; `evident-bench eval --against` measures that.
 
 Run it on the calibration split only (colloquial-dev's odd questions, `--half odd`),
 then report the chosen thresholds on the other split (`--half even`) and on the other
-sets with `evident eval`. The rule replayed here must match outcome.rs.
+sets with `evident-bench eval`. The rule replayed here must match outcome.rs.
 
 usage: scripts/calibrate_outcome.py SIGNALS.jsonl [MORE.jsonl ...]
 """

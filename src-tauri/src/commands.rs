@@ -461,7 +461,13 @@ pub async fn set_builtin_model(
             format!("{}: no such file", f.display()),
         ));
     }
-    let settings = evident_core::settings::BuiltinSettings { enabled, file };
+    // A choice made here forgets the model kept from an earlier search: "find one"
+    // looks again, for the most preferred model there is now.
+    let settings = evident_core::settings::BuiltinSettings {
+        enabled,
+        file,
+        kept: None,
+    };
     tauri::async_runtime::spawn_blocking(move || embedding::save_builtin(&app, settings))
         .await
         .map_err(blocking_error)?

@@ -225,11 +225,7 @@ fn use_builtin(app: &AppHandle, settings: BuiltinSettings, generation: u64) {
     };
     let choice = std::env::current_exe()
         .map_err(|e| e.to_string())
-        .and_then(|worker| {
-            builtin::choose(settings.file.as_deref(), &worker)
-                .map(|c| (c, worker))
-                .map_err(|e| e.to_string())
-        });
+        .map(|worker| (settings.choose(), worker));
     if !current() {
         return;
     }
@@ -248,6 +244,14 @@ fn use_builtin(app: &AppHandle, settings: BuiltinSettings, generation: u64) {
     let Some((candidate, info)) = choice.model else {
         return embedding.set_status(app, off(chosen_problem));
     };
+    if settings.file.is_none() {
+        // Found on its own: kept until the user chooses, so a later pull never
+        // switches the library's vectors (a failure to save only means a new search).
+        let path = evident_core::settings::Settings::path_for(&state.db_path);
+        if let Err(e) = evident_core::settings::keep_builtin(&path, &candidate.path) {
+            eprintln!("Evident: cannot remember the model in use: {e}");
+        }
+    }
     let model = Arc::new(BuiltinModel::new(candidate.path.clone(), worker));
     let family = builtin::prompts_for(&candidate.path, Some(&info));
     let (found, ollama_name) = match &candidate.origin {

@@ -29,7 +29,7 @@ pub fn run() {
     let db = evident_core::paths::default_db_path();
     // The jieba dictionary takes ~150 ms to load; load it while the window opens so
     // the first question does not wait for it.
-    std::thread::spawn(evident_core::text::segment::warm_up);
+    std::thread::spawn(evident_text::segment::warm_up);
     let result = tauri::Builder::default()
         .plugin(tauri_plugin_dialog::init())
         .plugin(tauri_plugin_opener::init())

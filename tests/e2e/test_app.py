@@ -10,11 +10,13 @@ in the desktop issue are printed at the end.
 Usage: test_app.py APP_BINARY EVIDENT_CLI
 """
 
+import hashlib
 import json
 import os
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -122,6 +124,41 @@ def wait_port(port: int, timeout: float = 30) -> None:
                 return
         time.sleep(0.1)
     raise RuntimeError(f"tauri-driver did not listen on {port}")
+
+
+def gguf_header(architecture: str, name: str) -> bytes:
+    """The header of a GGUF embedding model (no weights worth the name): what Evident
+    reads to choose a model, never loaded."""
+    def string(s: str) -> bytes:
+        b = s.encode()
+        return struct.pack("<Q", len(b)) + b
+
+    keys = [
+        ("general.architecture", 8, string(architecture)),
+        ("general.name", 8, string(name)),
+        (f"{architecture}.embedding_length", 4, struct.pack("<I", 384)),
+        (f"{architecture}.pooling_type", 4, struct.pack("<I", 1)),
+    ]
+    out = b"GGUF" + struct.pack("<IQQ", 3, 1, len(keys))
+    for key, kind, value in keys:
+        out += string(key) + struct.pack("<I", kind) + value
+    out += string("t0") + struct.pack("<IQIQ", 1, 8, 0, 0)
+    return out + bytes(256)
+
+
+def ollama_model(store: Path, name: str, blob: Path) -> None:
+    """`name:latest` in an Ollama store laid out as Ollama does: a manifest naming the
+    model layer by digest, and the blob (a link to `blob`)."""
+    digest = hashlib.sha256(name.encode()).hexdigest()
+    (store / "blobs").mkdir(parents=True, exist_ok=True)
+    (store / "blobs" / f"sha256-{digest}").symlink_to(blob)
+    manifest = store / "manifests/registry.ollama.ai/library" / name
+    manifest.mkdir(parents=True, exist_ok=True)
+    (manifest / "latest").write_text(json.dumps({
+        "schemaVersion": 2,
+        "layers": [{"mediaType": "application/vnd.ollama.image.model",
+                    "digest": f"sha256:{digest}", "size": blob.stat().st_size}],
+    }))
 
 
 def by_testid(driver, testid: str, timeout: float = 10):
@@ -1033,13 +1070,20 @@ def main() -> int:
               "markup and a javascript: link in a Markdown document never become live elements")
         shot(driver, "09-hostile-markdown-rendered")
 
-        # Meaning search with no server at all: the built-in model. A user puts a GGUF
-        # embedding model in Evident's models folder and asks the app to find it.
+        # Meaning search with no server at all: the built-in model. The user has pulled
+        # several embedding models with Ollama (an English-only one first) and asks the
+        # app to find one: the multilingual EmbeddingGemma is chosen, by preference.
         by_testid(driver, "tab-settings").click()
         hint = by_testid(driver, "builtin-more").text
         check(str(models_dir) in hint, f"with no model anywhere, Settings says where to put one ({hint[:120]})")
         gemma = Path(os.environ["EVIDENT_MODELS"]) / "embeddinggemma-300m-q8_0.gguf"
-        (models_dir / gemma.name).symlink_to(gemma)
+        fakes = data / "fake-models"
+        fakes.mkdir()
+        for name, architecture, title in [("all-minilm", "bert", "all-MiniLM-L6-v2"),
+                                          ("bge-large-en", "bert", "bge-large-en-v1.5")]:
+            (fakes / f"{name}.gguf").write_bytes(gguf_header(architecture, title))
+            ollama_model(models_dir, name, fakes / f"{name}.gguf")
+        ollama_model(models_dir, "embeddinggemma", gemma)
         find = by_testid(driver, "builtin-auto")
         driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", find)
         find.click()
@@ -1047,8 +1091,12 @@ def main() -> int:
             lambda d: "gemma-embedding" in by_testid(d, "builtin-model").text
         )
         builtin_line = by_testid(driver, "builtin-model").text
-        check("Evident" in builtin_line and "334 MB" in builtin_line,
-              f"Settings shows the built-in model, where it was found and its size ({builtin_line})")
+        check("embeddinggemma:latest" in builtin_line and "334 MB" in builtin_line,
+              f"Settings names the model chosen from Ollama's several, where it was found and its size ({builtin_line})")
+        settings_file = json.loads((data / "settings.json").read_text(encoding="utf-8"))
+        kept = settings_file.get("builtin", {}).get("kept", "")
+        check(kept.endswith("sha256-" + hashlib.sha256(b"embeddinggemma").hexdigest()),
+              f"the model found is kept until the user chooses ({kept})")
         shot(driver, "09a-settings-builtin-model")
 
         # While the library is being embedded, the Library says how far it has come

@@ -1739,10 +1739,16 @@ export type BuiltinSettings = {
  */
 enabled: boolean, 
 /**
- * The GGUF file the user chose; `None` takes the first embedding model found in
- * Evident's models folder or among Ollama's.
+ * The GGUF file the user chose; `None` takes the most preferred embedding model
+ * found in Evident's models folder or among Ollama's
+ * ([`crate::model::builtin::choose`]).
  */
-file?: string | null, };
+file?: string | null, 
+/**
+ * The model found that way and used: kept while it is there, until the user
+ * chooses (a later pull never switches the library's vectors on its own).
+ */
+kept?: string | null, };
 export type LibrarySync = { 
 /**
  * The changes, counted.

@@ -23,7 +23,7 @@ const en = {
   unsupported: "Not found in the cited passage",
   contradictedBy: "Contradicted by [{n}]",
   colourHelpTitle: "What the colours mean",
-  // Measured with `evident bench-grounding --claims bench/grounding-claims-blind.jsonl
+  // Measured with `evident-bench grounding --claims bench/grounding-claims-blind.jsonl
   // --split report` (ARCHITECTURE.md, "Colours that say what they know").
   colourHelp:
     "Each sentence is compared with the passage it cites: its key words, numbers, conditions, roles and negations. That is a comparison of words, not an understanding of meaning, so a colour can be wrong. On 117 claims written blind by someone who never saw the check (47 faithful, 70 realistic mistakes), 27% of the sentences shown as matching were in fact mistaken, 27% of those shown as partly matching were in fact faithful, and 12% of those shown in red were in fact faithful. Read the cited passage before you rely on a sentence.",

@@ -7,7 +7,7 @@ use anyhow::Context;
 use evident_core::model::{ModelServer, OLLAMA_DEFAULT_URL};
 use evident_core::settings::{ServerSettings, Settings};
 
-use crate::args::LlmArgs;
+use crate::flags::LlmArgs;
 
 /// Environment variable holding an API key for a server given with --llm-url.
 pub const KEY_ENV: &str = "EVIDENT_LLM_KEY";

@@ -3,6 +3,7 @@
 use std::io::Write;
 use std::path::Path;
 
+use evident_cli::locale::{display, lang};
 use evident_core::import::{FileReport, ImportEvent, ImportSummary, Outcome, RebuildReport};
 use evident_core::message::{Lang, Message};
 use evident_core::search::Outcome as SearchOutcome;
@@ -82,16 +83,6 @@ impl Progress {
             bar.finish_and_clear();
         }
     }
-}
-
-/// A path relative to the current directory when it is below it.
-pub fn display(path: &Path) -> String {
-    std::env::current_dir()
-        .ok()
-        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
-        .unwrap_or_else(|| path.to_path_buf())
-        .display()
-        .to_string()
 }
 
 fn detail(report: &FileReport) -> String {
@@ -515,7 +506,7 @@ fn same_passages(
     sources: &[evident_core::answer::Source],
 ) -> Vec<Vec<&evident_core::answer::Source>> {
     let key = |s: &evident_core::answer::Source| -> String {
-        evident_core::text::normalize::nfkc(&s.highlight.text)
+        evident_text::normalize::nfkc(&s.highlight.text)
             .chars()
             .filter(|c| !c.is_whitespace())
             .collect()
@@ -642,39 +633,6 @@ fn print_also_retrieved(
         words(Words::AllSourcesHint)
     )?;
     Ok(())
-}
-
-static LANG: std::sync::OnceLock<Lang> = std::sync::OnceLock::new();
-
-/// Sets the language of reasons and notes: `--lang`, else the locale's.
-pub fn set_lang(flag: Option<&str>) {
-    let locale = flag.map(str::to_owned).or_else(|| {
-        ["LC_ALL", "LC_MESSAGES", "LANG"]
-            .iter()
-            .filter_map(|v| std::env::var(v).ok())
-            .find(|v| !v.is_empty())
-    });
-    let _ = LANG.set(locale.as_deref().map(Lang::from_locale).unwrap_or_default());
-}
-
-/// A core error in the locale's language, when it is not English and the error is a
-/// problem with a file or a server (English is the error's own words).
-pub fn in_locale(e: &evident_core::Error) -> Option<String> {
-    use evident_core::Error as E;
-    if lang() == Lang::En {
-        return None;
-    }
-    match e {
-        E::Io { path, .. } | E::Input { path, .. } | E::Pdf { path, .. } => {
-            Some(format!("{}: {}", display(path), e.problem().text(lang())))
-        }
-        E::Server(_) | E::Model { .. } => Some(e.problem().text(lang())),
-        _ => None,
-    }
-}
-
-pub(crate) fn lang() -> Lang {
-    LANG.get().copied().unwrap_or_default()
 }
 
 /// A message in the user's language, or the English text stored before codes existed.

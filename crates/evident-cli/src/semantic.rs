@@ -12,7 +12,7 @@ use evident_core::model::{ModelServer, PromptFamily};
 use evident_core::search::{Rerank, Semantic};
 use evident_core::settings::{ServerSettings, Settings};
 
-use crate::args::{EmbedArgs, RerankArgs};
+use crate::flags::{EmbedArgs, RerankArgs};
 
 /// Environment variable holding an API key for a server given with --embed-url.
 pub const KEY_ENV: &str = "EVIDENT_EMBED_KEY";
@@ -94,19 +94,22 @@ pub fn semantic(db: &Path, a: &EmbedArgs) -> anyhow::Result<Option<Semantic>> {
 /// choice, else the first embedding model found. A file the user named that cannot be
 /// used is an error; a model found on the way that cannot is a note.
 pub fn builtin_model(db: &Path, a: &EmbedArgs) -> anyhow::Result<Option<BuiltinModel>> {
-    let saved = Settings::load(&Settings::path_for(db))?.builtin;
-    let (enabled, chosen) = match a.embed_gguf.as_deref() {
-        Some(flag) if flag.trim().eq_ignore_ascii_case("auto") => (true, None),
-        Some(file) => (true, Some(std::path::PathBuf::from(file))),
-        None => (saved.enabled, saved.file),
+    let settings = Settings::path_for(db);
+    let saved = Settings::load(&settings)?.builtin;
+    // The saved choice, and the model kept from an earlier search, apply without a flag.
+    let from_settings = a.embed_gguf.is_none();
+    let (enabled, chosen, kept) = match a.embed_gguf.as_deref() {
+        Some(flag) if flag.trim().eq_ignore_ascii_case("auto") => (true, None, None),
+        Some(file) => (true, Some(std::path::PathBuf::from(file)), None),
+        None => (saved.enabled, saved.file, saved.kept),
     };
     if !enabled {
         return Ok(None);
     }
     let worker = std::env::current_exe().context("cannot find this program to run the model")?;
-    let choice = builtin::choose(chosen.as_deref(), &worker)?;
+    let choice = builtin::choose(chosen.as_deref(), kept.as_deref());
     for (path, why) in &choice.skipped {
-        let why = why.text(crate::output::lang());
+        let why = why.text(crate::locale::lang());
         if Some(path) == chosen.as_ref() {
             anyhow::bail!("{why}");
         }
@@ -115,6 +118,9 @@ pub fn builtin_model(db: &Path, a: &EmbedArgs) -> anyhow::Result<Option<BuiltinM
     let Some((candidate, _info)) = choice.model else {
         return Ok(None);
     };
+    if from_settings && chosen.is_none() {
+        evident_core::settings::keep_builtin(&settings, &candidate.path)?;
+    }
     let mut model = BuiltinModel::new(candidate.path, worker);
     if let Some(name) = &a.embed_prompt
         && let Some(family) = prompt_choice(name)?

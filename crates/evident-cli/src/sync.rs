@@ -14,8 +14,10 @@ use evident_core::sync::{SETTLE, SyncReport, Syncer};
 use evident_core::userdata::{UserData, WatchList};
 use evident_core::watch::{Wake, Watcher};
 
-use crate::args::{ChunkArgs, EmbedArgs};
-use crate::{import_options, open, output, semantic};
+use evident_cli::flags::{ChunkArgs, EmbedArgs};
+use evident_cli::{import_options, open, semantic};
+
+use crate::output;
 
 /// How often a watch compares everything even without a notification: a folder that
 /// comes back (a drive plugged in) sends none, and notifications can be lost.
@@ -106,7 +108,7 @@ pub fn watch_cmd(
         eprintln!(
             "note: {}: {}",
             path.display(),
-            reason.text(crate::output::lang())
+            reason.text(evident_cli::locale::lang())
         );
     }
     // (files still settling, watched folders not there)
@@ -144,7 +146,7 @@ pub fn watch_cmd(
                     eprintln!(
                         "note: {}: {}",
                         path.display(),
-                        reason.text(crate::output::lang())
+                        reason.text(evident_cli::locale::lang())
                     );
                 }
             }

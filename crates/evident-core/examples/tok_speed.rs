@@ -2,12 +2,12 @@
 fn main() {
     let path = std::env::args().nth(1).expect("file");
     let text = std::fs::read_to_string(path).expect("read");
-    evident_core::text::segment::warm_up();
+    evident_text::segment::warm_up();
     let sentences: Vec<&str> = text.split('。').collect();
     let t = std::time::Instant::now();
     let mut n = 0;
     for s in &sentences {
-        n += evident_core::text::segment::index_tokens(s).1;
+        n += evident_text::segment::index_tokens(s).1;
     }
     let s = t.elapsed().as_secs_f64();
     println!(

@@ -9,13 +9,13 @@
 //! loses its context. Only a single sentence longer than the maximum is cut inside, at
 //! a comma or space where possible.
 //!
-//! Token counts come from [`crate::text::segment`], the same segmentation the index uses.
+//! Token counts come from [`evident_text::segment`], the same segmentation the index uses.
 
 use serde::Serialize;
 
 use crate::extract::{BlockKind, Extracted};
-use crate::text::{segment::index_tokens, sentence::split_sentences};
 use crate::{Error, Result};
+use evident_text::{segment::index_tokens, sentence::split_sentences};
 
 /// Version of the chunking rules; stored per document so old chunks are found and redone.
 ///
@@ -408,7 +408,7 @@ mod tests {
             .collect::<Vec<_>>()
             .join("\n");
         let doc = plain::extract(&text, "t");
-        let per_clause = crate::text::segment::token_count(
+        let per_clause = evident_text::segment::token_count(
             "第1条 员工报销差旅费用应当提供真实有效的发票和行程单据。",
         );
         let chunks = chunk(&doc, &cfg(per_clause * 2, per_clause * 4)).unwrap_or_default();

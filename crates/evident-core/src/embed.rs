@@ -77,7 +77,7 @@ fn embed_step(embedder: &dyn Embedder, pending: &[PendingChunk]) -> Result<Vec<C
         sentences.push(
             spans
                 .iter()
-                .map(|&(s, e)| crate::text::normalize::nfkc(&chunk.text[s..e]))
+                .map(|&(s, e)| evident_text::normalize::nfkc(&chunk.text[s..e]))
                 .collect(),
         );
         layout.push(spans);

@@ -15,8 +15,8 @@
 //!   their pages drawn for the viewer, in a confined child process so a hostile file can
 //!   never take the application down.
 //! * [`chunk`] packs sentences into passages on semantic boundaries.
-//! * [`text`] holds normalisation, sentence splitting, numbers and ranges by value, and
-//!   the jieba-based segmenter that both indexing and querying use.
+//! * `evident_text` (its own crate) holds normalisation, sentence splitting, numbers and
+//!   ranges by value, and the jieba-based segmenter that both indexing and querying use.
 //! * [`store`] is the crash-safe SQLite cache; the source files stay the truth.
 //! * [`import`] drives the pipeline for files and folders and reports per-file outcomes;
 //!   [`sync`] and [`watch`] keep the index equal to the folders the user imported.
@@ -62,7 +62,6 @@ pub mod store;
 pub mod sync;
 #[cfg(feature = "testing")]
 pub mod testing;
-pub mod text;
 pub mod user_file;
 pub mod userdata;
 pub mod watch;

@@ -49,11 +49,39 @@ pub struct BuiltinSettings {
     /// unless a server is set up).
     #[serde(default = "on")]
     pub enabled: bool,
-    /// The GGUF file the user chose; `None` takes the first embedding model found in
-    /// Evident's models folder or among Ollama's.
+    /// The GGUF file the user chose; `None` takes the most preferred embedding model
+    /// found in Evident's models folder or among Ollama's
+    /// ([`crate::model::builtin::choose`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(type = "string | null"))]
     pub file: Option<std::path::PathBuf>,
+    /// The model found that way and used: kept while it is there, until the user
+    /// chooses (a later pull never switches the library's vectors on its own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(type = "string | null"))]
+    pub kept: Option<std::path::PathBuf>,
+}
+
+impl BuiltinSettings {
+    /// The built-in model worked out from these settings ([`crate::model::builtin::choose`]).
+    pub fn choose(&self) -> crate::model::builtin::Choice {
+        crate::model::builtin::choose(self.file.as_deref(), self.kept.as_deref())
+    }
+}
+
+/// Remembers `model` as the one found and used while the user has chosen none, under
+/// the settings file's lock; nothing changes when the user chose a file meanwhile.
+pub fn keep_builtin(settings: &Path, model: &Path) -> Result<()> {
+    let current = Settings::load(settings)?.builtin;
+    if current.file.is_some() || current.kept.as_deref() == Some(model) {
+        return Ok(());
+    }
+    Settings::update(settings, |all| {
+        if all.builtin.file.is_none() {
+            all.builtin.kept = Some(model.to_owned());
+        }
+        Ok(())
+    })
 }
 
 fn on() -> bool {
@@ -65,6 +93,7 @@ impl Default for BuiltinSettings {
         Self {
             enabled: true,
             file: None,
+            kept: None,
         }
     }
 }
@@ -284,6 +313,7 @@ mod tests {
             builtin: BuiltinSettings {
                 enabled: true,
                 file: Some("/models/e5.gguf".into()),
+                kept: Some("/ollama/blobs/sha256-1".into()),
             },
         };
         settings.save(&path).expect("saved");

@@ -10,7 +10,7 @@ use evident_core::extract::pdf::PdfReader;
 use evident_core::extract::{BlockKind, markdown, plain};
 use evident_core::import::{ImportOptions, Importer};
 use evident_core::store::Store;
-use evident_core::text::sentence::split_sentences;
+use evident_text::sentence::split_sentences;
 
 fn import(paths: &[PathBuf]) -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().expect("temp dir");

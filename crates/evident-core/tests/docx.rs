@@ -168,10 +168,7 @@ fn corpus_markdown_through_pandoc_reads_back_as_the_same_text() {
 fn letter_recall(source: &str, read: &str) -> f32 {
     fn letters(s: &str) -> std::collections::HashMap<char, usize> {
         let mut out = std::collections::HashMap::new();
-        for c in evident_core::text::normalize::nfkc(s)
-            .to_lowercase()
-            .chars()
-        {
+        for c in evident_text::normalize::nfkc(s).to_lowercase().chars() {
             if c.is_alphanumeric() {
                 *out.entry(c).or_insert(0) += 1;
             }

@@ -5,7 +5,7 @@
 use evident_core::extract::pdf::PdfReader;
 use evident_core::import::{ImportOptions, Importer};
 use evident_core::store::Store;
-use evident_core::text::segment::index_tokens;
+use evident_text::segment::index_tokens;
 
 fn samples() -> std::path::PathBuf {
     std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples")

@@ -62,9 +62,6 @@ fn serve(input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
             continue;
         }
         let reply = match serde_json::from_str::<Request>(&line) {
-            Ok(Request::Describe { paths }) => {
-                Reply::Described(paths.iter().map(|p| describe(p)).collect())
-            }
             // A worker serves one model for its whole life (the model is kept until the
             // process ends, so that its context can be kept too).
             Ok(Request::Load { .. }) if loaded.is_some() => {

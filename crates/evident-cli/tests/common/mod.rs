@@ -6,16 +6,49 @@ pub mod pdf;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// The binary under test.
+/// The `evident` binary: this crate's own, or, for `evident-bench`'s tests (which share
+/// these helpers), the one `cargo test --workspace` built beside the test.
 pub fn bin() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_evident"))
+    built("evident", option_env!("CARGO_BIN_EXE_evident"))
+}
+
+/// The `evident-bench` binary (for its own crate's tests).
+pub fn bench() -> PathBuf {
+    built("evident-bench", option_env!("CARGO_BIN_EXE_evident-bench"))
+}
+
+/// A workspace binary: the path cargo gave this test, else the one in the target folder
+/// the test runs from (`target/release/deps/TEST` → `target/release/NAME`).
+fn built(name: &str, given: Option<&str>) -> PathBuf {
+    if let Some(path) = given {
+        return PathBuf::from(path);
+    }
+    let path = std::env::current_exe()
+        .ok()
+        .and_then(|test| Some(test.parent()?.parent()?.join(name)))
+        .unwrap_or_else(|| PathBuf::from(name));
+    assert!(
+        path.is_file(),
+        "{} is not built: run `cargo test --workspace` (or build it first)",
+        path.display()
+    );
+    path
 }
 
 /// Runs `evident --db DB args...`, with no built-in embeddings model to find unless
 /// the environment names where to look (`scripts/test.sh` names an empty folder).
 pub fn evident(db: &Path, args: &[&str]) -> Output {
+    run(&bin(), db, args)
+}
+
+/// Runs `evident-bench --db DB args...`, as [`evident`] runs `evident`.
+pub fn evident_bench(db: &Path, args: &[&str]) -> Output {
+    run(&bench(), db, args)
+}
+
+fn run(program: &Path, db: &Path, args: &[&str]) -> Output {
     let nowhere = || std::ffi::OsString::from("/nonexistent/evident-test-models");
-    Command::new(bin())
+    Command::new(program)
         .arg("--db")
         .arg(db)
         .args(args)
@@ -28,7 +61,7 @@ pub fn evident(db: &Path, args: &[&str]) -> Output {
             std::env::var_os("OLLAMA_MODELS").unwrap_or_else(nowhere),
         )
         .output()
-        .expect("the evident binary runs")
+        .unwrap_or_else(|e| panic!("{} runs: {e}", program.display()))
 }
 
 /// Runs a command with `--json` and parses its stdout.

@@ -19,7 +19,7 @@ use std::collections::HashSet;
 use crate::grounding::claims::Claim;
 use crate::message::Message;
 use crate::search::choose::{Candidate, labels_in};
-use crate::text::ranges::Fit;
+use evident_text::ranges::Fit;
 
 /// Most sentences in an answer.
 pub const MAX_SENTENCES: usize = 3;

@@ -10,7 +10,7 @@ use regex::Regex;
 use super::assemble::{Assembler, table_row_text};
 use super::layout::{BlockStyle, ByteMark, InlineStyle, LayoutKind};
 use super::{BlockKind, Extracted};
-use crate::text::normalize::join_lines_into;
+use evident_text::normalize::join_lines_into;
 
 static TEMPLATE_TAG: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?s)\{%.*?%\}|\{\{[<%].*?[>%]\}\}|\{\{.*?\}\}").expect("valid regex")

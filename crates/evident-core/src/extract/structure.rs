@@ -56,7 +56,7 @@ static BULLET: LazyLock<Regex> =
 pub fn line_role(line: &str) -> LineRole {
     // Text is stored as written; the patterns are written for its folded form
     // (（一） as (一), １. as 1.).
-    let folded = crate::text::normalize::nfkc(line);
+    let folded = evident_text::normalize::nfkc(line);
     let line = folded.trim_start();
     // Headings are short; a long line starting with 第一章 is body text quoting it.
     let short = line.chars().count() <= 40;

@@ -13,8 +13,8 @@ use std::sync::LazyLock;
 use super::claims::{Claim, neutral, token_set, weight};
 use super::clauses::{Clause, clauses};
 use crate::search::{Aliases, Passage};
-use crate::text::quantity::{Quantity, bound_span, quantities};
-use crate::text::segment::passage_tokens;
+use evident_text::quantity::{Quantity, bound_span, quantities};
+use evident_text::segment::passage_tokens;
 
 /// Synonyms a faithful summary may use: search's built-in list and the check's own.
 static SYNONYMS: LazyLock<Aliases> =
@@ -66,7 +66,7 @@ impl Evidence {
                 .into_iter()
                 .filter(|q| !text[..q.start].trim_end().ends_with('第'))
                 .collect(),
-            numbers: crate::text::numbers::numbers_in(&text)
+            numbers: evident_text::numbers::numbers_in(&text)
                 .into_iter()
                 .map(|m| m.value)
                 .collect(),
@@ -277,7 +277,7 @@ impl Evidence {
             })
             .collect();
         let related = |t: &str| {
-            if t.chars().any(crate::text::normalize::is_cjk) {
+            if t.chars().any(evident_text::normalize::is_cjk) {
                 let parts: Vec<String> = passage_tokens(t)
                     .into_iter()
                     .filter(|p| p != t && p.chars().count() >= 2)
@@ -410,7 +410,7 @@ fn abbreviates(short: &str, text: &[char]) -> bool {
         }
         let mut k = 1;
         for (offset, &x) in text[start + 1..].iter().enumerate() {
-            if offset + 2 > max_span || !crate::text::normalize::is_cjk(x) {
+            if offset + 2 > max_span || !evident_text::normalize::is_cjk(x) {
                 break;
             }
             if x == want[k] {

@@ -15,8 +15,8 @@ use super::clauses::without_spans;
 use super::negation::{Reversal, reversal};
 use super::{doers, modality, pairing, qualifiers, roles};
 use crate::message::Message;
-use crate::text::quantity::{Dimension, Quantity};
-use crate::text::ranges::ranges;
+use evident_text::quantity::{Dimension, Quantity};
+use evident_text::ranges::ranges;
 
 /// Group and case words that limit a rule: a claim that drops one over-generalises.
 const SCOPE_WORDS: &[&str] = &[
@@ -247,7 +247,7 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
         Some(Reversal::SourceDenies) => f.hard.push(Message::SourceNegative { n }),
         None => {}
     }
-    let zh = claim.text.chars().any(crate::text::normalize::is_cjk);
+    let zh = claim.text.chars().any(evident_text::normalize::is_cjk);
     // Each part that obliges, permits or denies, beside the source's part that says
     // the same: the clause may turn one rule two ways (可以…提供, 但…不得超过).
     let turns = pairing::part_turns(&claim.text, &ev.text);
@@ -323,7 +323,7 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
         let lower = here.to_ascii_lowercase();
         if let Some(word) = ONLY.iter().find(|w| {
             lower.match_indices(**w).any(|(at, _)| {
-                w.chars().any(crate::text::normalize::is_cjk)
+                w.chars().any(evident_text::normalize::is_cjk)
                     || !lower[..at].ends_with(|c: char| c.is_ascii_alphabetic())
                         && !lower[at + w.len()..].starts_with(|c: char| c.is_ascii_alphabetic())
             })

@@ -4,9 +4,9 @@
 use std::collections::HashSet;
 
 use crate::search::stopwords::is_stop_word;
-use crate::text::numbers::numbers_in;
-use crate::text::quantity::{Quantity, bound_span, quantities};
-use crate::text::segment::{passage_tokens, query_terms};
+use evident_text::numbers::numbers_in;
+use evident_text::quantity::{Quantity, bound_span, quantities};
+use evident_text::segment::{passage_tokens, query_terms};
 
 /// The checkable content of one sentence.
 #[derive(Debug, Clone)]
@@ -192,7 +192,7 @@ pub(crate) const NUMBER_WORDS_EN: &[&str] = &[
 ];
 
 /// Words compared by their own checks, not as key words: bounds (at least, 最多, 以上:
-/// [`crate::text::quantity`]), modality (must, 可以: [`super::modality`]) and negation.
+/// [`evident_text::quantity`]), modality (must, 可以: [`super::modality`]) and negation.
 /// A faithful "至少" for "不少于" must not cost a key word.
 const CHECKED_ELSEWHERE: &[&str] = &[
     "least",
@@ -439,12 +439,12 @@ fn statement_ranges(sentence: &str, conditions: &[(usize, usize)]) -> Vec<(usize
         let before = sentence[..s].trim_end();
         let at = if s > 0 && before.ends_with(['，', ',']) {
             Some(s)
-        } else if sentence[s..e].chars().any(crate::text::normalize::is_cjk) {
+        } else if sentence[s..e].chars().any(evident_text::normalize::is_cjk) {
             // A condition read from the clause's start: it begins after the last comma
             // before its own "…的，".
             let cond = sentence[s..e].trim_end_matches(['，', ',', ' ']);
             cond.match_indices(['，', ','])
-                .rfind(|(i, _)| !crate::text::numbers::is_thousands_comma(sentence, s + i))
+                .rfind(|(i, _)| !evident_text::numbers::is_thousands_comma(sentence, s + i))
                 .map(|(i, c)| s + i + c.len())
         } else {
             None
@@ -471,7 +471,7 @@ fn statement_ranges(sentence: &str, conditions: &[(usize, usize)]) -> Vec<(usize
 pub fn weight(term: &str) -> f64 {
     let mut chars = term.chars();
     match (chars.next(), chars.next()) {
-        (Some(c), None) if crate::text::normalize::is_cjk(c) => 0.5,
+        (Some(c), None) if evident_text::normalize::is_cjk(c) => 0.5,
         _ => 1.0,
     }
 }

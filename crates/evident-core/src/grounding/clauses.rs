@@ -13,7 +13,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::text::sentence::split_units;
+use evident_text::sentence::split_units;
 
 /// One clause of a passage.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -173,7 +173,7 @@ fn label_condition(clause: &str) -> Option<usize> {
     let n = before.chars().count();
     // A label states a range or a group ("Between 3 and 15 years", "Less than 3 years"),
     // not an instruction ("请假要通过人事系统提前申请：…").
-    let states_a_range = !crate::text::numbers::numbers_in(before).is_empty();
+    let states_a_range = !evident_text::numbers::numbers_in(before).is_empty();
     (states_a_range
         && (2..=40).contains(&n)
         && !clause[at..]

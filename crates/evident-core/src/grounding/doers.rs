@@ -18,7 +18,7 @@
 use std::collections::HashSet;
 
 use super::pairing::{part_saying_at_least, parts, statement_parts};
-use crate::text::normalize::is_cjk;
+use evident_text::normalize::is_cjk;
 
 /// Words that end a Chinese doer's name after 由: the verb or adverb that follows it.
 const AFTER_DOER_ZH: &[&str] = &[

@@ -49,9 +49,9 @@ use serde::Serialize;
 
 use crate::message::{Lang, Message};
 use crate::search::{Highlight, Passage};
-use crate::text::sentence::split_sentences;
 use align::Evidence;
 use claims::Claim;
+use evident_text::sentence::split_sentences;
 
 /// Share of a sentence's content words that must occur in its source to support it.
 pub const SUPPORTED_SHARE: f64 = 0.7;

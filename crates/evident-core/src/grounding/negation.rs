@@ -10,8 +10,8 @@
 //! words, not a reversal.
 
 use super::claims::NUMBER_WORDS_EN;
-use crate::text::normalize::is_cjk;
-use crate::text::segment::term_form;
+use evident_text::normalize::is_cjk;
+use evident_text::segment::term_form;
 
 /// Negation words. Chinese ones are matched as substrings but only where they are not
 /// part of a common non-negating word (不同, 不仅, 无论 ...).
@@ -113,7 +113,7 @@ const LEXICAL_NEGATIONS_ZH: &[&str] = &["免于", "免除", "豁免", "免予"];
 
 /// Bounds written with a negation (不超过 is "at most", not a denial) and fixed
 /// phrases that deny nothing; masked before negations are counted, since
-/// [`crate::text::quantity`] reads them as bounds.
+/// [`evident_text::quantity`] reads them as bounds.
 const NOT_DENIALS: &[&str] = &[
     "不能少于",
     "不能低于",

@@ -24,7 +24,7 @@ use super::claims::{Claim, token_set};
 use super::modality::{self, Modality};
 use super::negation;
 use crate::search::stopwords::is_stop_word;
-use crate::text::quantity::Quantity;
+use evident_text::quantity::Quantity;
 
 /// A number the claim pairs with another part of the source.
 #[derive(Debug, Clone, PartialEq)]
@@ -77,7 +77,7 @@ pub(super) fn parts(text: &str) -> Vec<(usize, usize)> {
 }
 
 fn is_thousands(text: &str, at: usize, c: char) -> bool {
-    c == ',' && crate::text::numbers::is_thousands_comma(text, at)
+    c == ',' && evident_text::numbers::is_thousands_comma(text, at)
 }
 
 /// Whether the part `(s, e)` of `text` ends a statement.
@@ -531,7 +531,7 @@ pub fn part_turns(claim: &str, source: &str) -> Vec<PartTurn> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::quantity::quantities;
+    use evident_text::quantity::quantities;
 
     fn check(claim: &str, source: &str) -> Vec<Mispairing> {
         mispairings(&Claim::of(claim), source, &quantities(source))

@@ -9,8 +9,8 @@
 //! not) are the negation check's business, not this one's.
 
 use super::claims::Claim;
-use crate::text::normalize::is_cjk;
-use crate::text::segment::term_form;
+use evident_text::normalize::is_cjk;
+use evident_text::segment::term_form;
 
 /// Chinese characters that, in front of a title, make it a different position.
 const QUALIFIERS_ZH: &[char] = &['副', '代'];

@@ -8,7 +8,7 @@
 //! and from a list of English titles and teams, with synonyms grouped (manager and
 //! supervisor, People Ops and HR).
 
-use crate::text::normalize::is_cjk;
+use evident_text::normalize::is_cjk;
 
 /// Chinese title endings; the characters before them (up to four) complete the title.
 const ENDINGS_ZH: &[&str] = &[

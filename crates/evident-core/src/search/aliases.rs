@@ -16,9 +16,9 @@
 use std::path::{Path, PathBuf};
 
 use crate::problem::Problem;
-use crate::text::normalize::nfkc;
-use crate::text::segment::query_terms;
 use crate::{Error, Result};
+use evident_text::normalize::nfkc;
+use evident_text::segment::query_terms;
 
 /// File name of the alias table, kept next to the database.
 pub const ALIASES_FILE: &str = "aliases.txt";
@@ -59,7 +59,7 @@ impl Aliases {
     }
 
     /// The built-in synonyms but the lines in `left_out` (as written in the list), to
-    /// measure what each line adds (`evident eval --synonyms-without`).
+    /// measure what each line adds (`evident-bench eval --synonyms-without`).
     pub fn builtin_except(left_out: &[String]) -> Self {
         let kept: String = BUILTIN
             .lines()

@@ -12,8 +12,8 @@
 //! Cues are matched on the question folded to Simplified Chinese and lower case, so a
 //! Traditional question (何時, 誰) asks the same as a Simplified one.
 
-use crate::text::normalize::nfkc;
-use crate::text::quantity::{Dimension, Quantity, quantities};
+use evident_text::normalize::nfkc;
+use evident_text::quantity::{Dimension, Quantity, quantities};
 
 /// The kinds of answer a question can ask for (several at once: "几天内找谁批").
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -174,7 +174,7 @@ fn any(q: &str, cues: &[&str]) -> bool {
 /// The question in the form its cues are matched in: NFKC, Simplified, lower case,
 /// with a space at each end so that English cues can demand a word boundary.
 fn folded(question: &str) -> String {
-    let s = crate::text::segment::simplified(&nfkc(question)).to_lowercase();
+    let s = evident_text::segment::simplified(&nfkc(question)).to_lowercase();
     format!(" {s} ")
 }
 
@@ -316,7 +316,7 @@ impl Offers {
     pub fn of(sentence: &str, names: &NamesIn) -> Self {
         let folded = format!(
             " {} ",
-            crate::text::segment::simplified(&nfkc(sentence)).to_lowercase()
+            evident_text::segment::simplified(&nfkc(sentence)).to_lowercase()
         );
         let found = quantities(sentence);
         let has = |f: fn(&Quantity) -> bool| found.iter().any(f);
@@ -329,7 +329,7 @@ impl Offers {
                 )
             }),
             number: !found.is_empty()
-                || crate::text::numbers::numbers_in(sentence)
+                || evident_text::numbers::numbers_in(sentence)
                     .iter()
                     .any(|m| !m.value.is_empty()),
             actor: names.person
@@ -358,7 +358,7 @@ impl NamesIn {
     /// The kinds of names in `sentence`, by jieba's tags.
     pub fn of(sentence: &str) -> Self {
         let mut names = Self::default();
-        crate::text::segment::for_each_tag(sentence, |tag| match tag {
+        evident_text::segment::for_each_tag(sentence, |tag| match tag {
             "nr" | "nrfg" | "nrt" => names.person = true,
             "ns" => names.place = true,
             "nt" => names.organisation = true,

@@ -25,11 +25,11 @@ use super::learned::Linear;
 use super::rank::coverage;
 use super::stopwords::APPROVAL_WORDS;
 use super::{Passage, Query};
-use crate::text::normalize::is_cjk;
-use crate::text::numbers::{NumberMention, numbers_in};
-use crate::text::ranges::{self, Fit};
-use crate::text::segment::passage_tokens;
-use crate::text::sentence::split_units;
+use evident_text::normalize::is_cjk;
+use evident_text::numbers::{NumberMention, numbers_in};
+use evident_text::ranges::{self, Fit};
+use evident_text::segment::passage_tokens;
+use evident_text::sentence::split_units;
 
 /// Declares the features with their documentation, their names in the model file
 /// (the field names) and their order.
@@ -433,7 +433,7 @@ const FUNCTION_CHARS: &str = "的了吗呢吧啊呀么是在有和与及或就�
 
 impl Overlap {
     fn of(question: &str) -> Self {
-        let folded = crate::text::segment::simplified(&crate::text::normalize::nfkc(question));
+        let folded = evident_text::segment::simplified(&evident_text::normalize::nfkc(question));
         Self {
             chars: folded
                 .chars()
@@ -452,7 +452,7 @@ impl Overlap {
         if total == 0 {
             return 0.0;
         }
-        let folded = crate::text::segment::simplified(&crate::text::normalize::nfkc(sentence));
+        let folded = evident_text::segment::simplified(&evident_text::normalize::nfkc(sentence));
         let chars: HashSet<char> = folded.chars().collect();
         let words: HashSet<String> = english_words(&folded).into_iter().collect();
         let found = self.chars.iter().filter(|c| chars.contains(c)).count()
@@ -465,7 +465,7 @@ impl Overlap {
 fn english_words(text: &str) -> Vec<String> {
     text.split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|w| w.len() > 1 && w.chars().any(|c| c.is_ascii_alphabetic()))
-        .filter_map(crate::text::segment::term_form)
+        .filter_map(evident_text::segment::term_form)
         .collect()
 }
 
@@ -534,7 +534,7 @@ fn units_of(sentence: &str, mentions: &[NumberMention]) -> HashSet<String> {
 
 /// The unit written right after a number (元, 个月, 日, %, week), folded.
 fn unit_after(sentence: &str, m: &NumberMention) -> Option<String> {
-    let after = crate::text::normalize::nfkc(sentence[m.end..].trim_start());
+    let after = evident_text::normalize::nfkc(sentence[m.end..].trim_start());
     let mut chars = after.chars();
     let first = chars.next()?;
     if first.is_alphabetic() && !is_cjk(first) {
@@ -555,8 +555,8 @@ fn unit_after(sentence: &str, m: &NumberMention) -> Option<String> {
 
 /// Whether a number of `sentence` is written in `unit` (the unit of time a question
 /// asks in: 几天 is answered by 10天 or 5个工作日, not by 3个月 nor 2周).
-fn in_unit(sentence: &str, m: &NumberMention, unit: (crate::text::quantity::Unit, f64)) -> bool {
-    crate::text::quantity::unit_at(&sentence[m.end..]) == Some(unit)
+fn in_unit(sentence: &str, m: &NumberMention, unit: (evident_text::quantity::Unit, f64)) -> bool {
+    evident_text::quantity::unit_at(&sentence[m.end..]) == Some(unit)
 }
 
 /// Whether a sentence speaks of approving (审批, 批准, approve ...).

@@ -5,7 +5,7 @@
 //! Search is exhaustive over a contiguous matrix, no approximate index: at 50,000
 //! chunks of 384 dimensions that is 19 M multiply-adds. What bounds it is memory (77 MB
 //! of `f32` per question, about 8 ms here), so the full pass reads 8-bit codes of the
-//! rows and only the best few hundred are scored exactly (see `evident bench-query`).
+//! rows and only the best few hundred are scored exactly (see `evident-bench query`).
 //! For a Matryoshka model (EmbeddingGemma, Qwen3-Embedding), whose first components
 //! are an embedding of their own, the codes hold only the first 256 of its 768: on
 //! colloquial-dev and our own questions the best 10 were the same as the full scan's

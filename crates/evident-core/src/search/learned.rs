@@ -1,5 +1,5 @@
 //! The learned weights of the answer-sentence ranker and of the outcome: one small,
-//! versioned file (`crates/evident-core/models/answers.json`) that `evident learn`
+//! versioned file (`crates/evident-core/models/answers.json`) that `evident-bench learn`
 //! rebuilds from the public question sets in `../shared/eval` (CMRC 2018, DRCD,
 //! PolicyQA), seeded and reproducible. Hand-tuned weights over a few dozen questions
 //! had reached their limit; these were fitted on thousands.
@@ -200,7 +200,7 @@ impl Model {
         })
     }
 
-    /// The model as its file's text (what `evident learn` writes).
+    /// The model as its file's text (what `evident-bench learn` writes).
     pub fn to_file(&self, report: &serde_json::Value) -> String {
         let linear = |l: &Linear, names: &[&str]| Weights {
             bias: round(l.bias),

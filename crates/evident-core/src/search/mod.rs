@@ -631,7 +631,7 @@ fn mark_chosen(passages: &mut [Passage], sentences: &[choose::Candidate]) {
     }
 }
 
-/// Names in the question (see [`crate::text::segment::proper_names`]) of which some
+/// Names in the question (see [`evident_text::segment::proper_names`]) of which some
 /// word occurs in no passage of the library, as typed; a name counts as mentioned when
 /// one of its synonyms is (税务局 where the regulation says 税务机关).
 fn unmentioned_names(store: &Store, question: &str, aliases: &Aliases) -> Result<Vec<String>> {
@@ -644,11 +644,11 @@ fn unmentioned_names(store: &Store, question: &str, aliases: &Aliases) -> Result
         Ok(true)
     };
     let mut out = Vec::new();
-    for name in crate::text::segment::proper_names(question) {
+    for name in evident_text::segment::proper_names(question) {
         if all_occur(&name.tokens)? {
             continue;
         }
-        let terms = crate::text::segment::query_terms(&name.text);
+        let terms = evident_text::segment::query_terms(&name.text);
         let mut by_synonym = false;
         for (_, _, group) in aliases.matches(&terms) {
             for phrase in group {
@@ -686,7 +686,7 @@ fn highlight_range(
         return vector_best;
     }
     let cover = |(start, end): (usize, usize)| -> f32 {
-        let tokens = crate::text::segment::passage_tokens(&s.passage.text[start..end]);
+        let tokens = evident_text::segment::passage_tokens(&s.passage.text[start..end]);
         let set: std::collections::HashSet<&str> = tokens.iter().map(String::as_str).collect();
         rank::coverage(query, weights, &set).0 as f32
     };

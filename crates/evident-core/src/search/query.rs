@@ -11,8 +11,8 @@
 
 use super::aliases::Aliases;
 use super::stopwords::{APPROVAL_WORDS, asks_approver, asks_for_number, is_stop_word};
-use crate::text::numbers::{numbers_in, parse_chinese_numeral, to_chinese_numeral};
-use crate::text::segment::query_terms;
+use evident_text::numbers::{numbers_in, parse_chinese_numeral, to_chinese_numeral};
+use evident_text::segment::query_terms;
 
 /// Longest question considered, in characters; the rest is ignored (and said so).
 pub const MAX_QUESTION_CHARS: usize = 1000;
@@ -131,14 +131,14 @@ fn is_amount(token: &str) -> bool {
     if token.bytes().all(|b| b.is_ascii_digit()) || parse_chinese_numeral(token).is_some() {
         return false;
     }
-    let quantities = crate::text::quantity::quantities(token);
+    let quantities = evident_text::quantity::quantities(token);
     let [q] = quantities.as_slice() else {
         return false;
     };
     let whole = q.start == 0 && q.end >= token.trim_end_matches(['多', '余']).len();
     let written = &token[q.start..q.end];
     whole
-        && (matches!(q.dimension, crate::text::quantity::Dimension::Money(_))
+        && (matches!(q.dimension, evident_text::quantity::Dimension::Money(_))
             || written.contains(['万', '千', 'k', '萬', '仟']))
 }
 
@@ -178,7 +178,7 @@ fn quote_phrase(tokens: &[String]) -> String {
 pub fn is_single_cjk(tokens: &[String]) -> bool {
     let [t] = tokens else { return false };
     let mut chars = t.chars();
-    matches!((chars.next(), chars.next()), (Some(c), None) if crate::text::normalize::is_cjk(c))
+    matches!((chars.next(), chars.next()), (Some(c), None) if evident_text::normalize::is_cjk(c))
 }
 
 #[cfg(test)]

@@ -12,8 +12,8 @@ use std::collections::HashSet;
 
 use super::query::{Query, Term, is_single_cjk};
 use crate::store::StoredPassage;
-use crate::text::segment::passage_tokens;
-use crate::text::sentence::split_units;
+use evident_text::segment::passage_tokens;
+use evident_text::sentence::split_units;
 
 /// Share of the final score from BM25 (normalised to the best candidate).
 pub const BM25_WEIGHT: f64 = 0.3;

@@ -7,8 +7,8 @@
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
-use crate::text::quantity::Unit;
-use crate::text::segment::term_form;
+use evident_text::quantity::Unit;
+use evident_text::segment::term_form;
 
 const CHINESE: &[&str] = &[
     "怎么",
@@ -217,7 +217,7 @@ pub fn asked_quantity(question: &str) -> Option<Quantity> {
 }
 
 /// Units of time a question may ask in (几天, how many weeks), each as the row of
-/// [`crate::text::quantity`]'s table of units that a document writes it in: its base
+/// [`evident_text::quantity`]'s table of units that a document writes it in: its base
 /// unit and size (a week is 7 days).
 const ASKED_UNITS: &[(&[&str], (Unit, f64))] = &[
     (
@@ -247,7 +247,7 @@ const ASKED_UNITS: &[(&[&str], (Unit, f64))] = &[
 ];
 
 /// The unit of time `question` asks in (几天 → days, 几周 → weeks), if it names one,
-/// as [`crate::text::quantity::unit_at`] reads it after a number.
+/// as [`evident_text::quantity::unit_at`] reads it after a number.
 pub fn asked_unit(question: &str) -> Option<(Unit, f64)> {
     let q = question.to_lowercase();
     ASKED_UNITS

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::Store;
 use crate::Result;
-use crate::text::segment::index_tokens;
+use evident_text::segment::index_tokens;
 
 /// A stored page.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]

@@ -30,8 +30,8 @@ pub use retrieval::StoredPassage;
 pub use vectors::{ChunkVectors, PassageMatrix, PendingChunk, SentenceVectors, VectorCoverage};
 
 use crate::chunk::CHUNKER_VERSION;
-use crate::text::segment::{TOKENIZER_NAME, TOKENIZER_VERSION};
 use crate::{Error, Result};
+use evident_text::segment::{TOKENIZER_NAME, TOKENIZER_VERSION};
 
 /// An open Evident database.
 pub struct Store {

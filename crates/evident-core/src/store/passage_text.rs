@@ -6,7 +6,7 @@
 //! is stored, for every model alike, and know nothing of any model. The embedding pass
 //! (`crate::embed`) reads them from here.
 
-use crate::text::sentence::split_units;
+use evident_text::sentence::split_units;
 
 /// Sentences shorter than this (in chars) are embedded with the next one: a lone
 /// "第十条" or "1." says nothing on its own.
@@ -74,7 +74,7 @@ pub fn passage_input(title: &str, heading_path: &[String], text: &str) -> Passag
             place.push(part);
         }
     }
-    let nfkc = crate::text::normalize::nfkc;
+    let nfkc = evident_text::normalize::nfkc;
     PassageInput {
         place: (!place.is_empty()).then(|| nfkc(&place.join(" > "))),
         text: nfkc(text),

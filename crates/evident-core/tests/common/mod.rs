@@ -34,7 +34,7 @@ pub fn eval_pdfs() -> Vec<PathBuf> {
 
 /// Text without any white space, NFKC-normalised: the comparison form for extraction.
 pub fn squeeze(s: &str) -> String {
-    evident_core::text::normalize::nfkc(s)
+    evident_text::normalize::nfkc(s)
         .chars()
         .filter(|c| !c.is_whitespace())
         .collect()

@@ -298,7 +298,7 @@ impl Writer {
             .take(20_000)
             .filter(|c| c.is_alphabetic())
         {
-            if crate::text::normalize::is_cjk(c) {
+            if evident_text::normalize::is_cjk(c) {
                 cjk += 1;
             } else {
                 other += 1;

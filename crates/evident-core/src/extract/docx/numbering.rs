@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use quick_xml::events::{BytesStart, Event};
 
 use super::xml::{attr, is, is_on};
-use crate::text::numbers::to_chinese_numeral;
+use evident_text::numbers::to_chinese_numeral;
 
 /// Levels per list definition in WordprocessingML.
 const LEVELS: usize = 9;

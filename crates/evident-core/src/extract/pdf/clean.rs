@@ -16,7 +16,7 @@ use super::read::RawPdf;
 use crate::extract::structure::{LineRole, blocks_from_plain, line_role};
 use crate::extract::{Extracted, PageSpan};
 use crate::problem::Problem;
-use crate::text::normalize::{fold_font_artefacts, join_lines_into};
+use evident_text::normalize::{fold_font_artefacts, join_lines_into};
 
 /// Lines examined at each end of a page for running headers and footers.
 const BAND: usize = 3;

@@ -7,7 +7,7 @@
 //! region, else into bands at the widest horizontal gap. Runs inside a region that cannot
 //! be split further are read line by line. No space is ever put between two CJK glyphs.
 
-use crate::text::normalize::is_cjk;
+use evident_text::normalize::is_cjk;
 
 /// One glyph as the content stream placed it (y grows downwards).
 #[derive(Debug, Clone)]

@@ -109,7 +109,7 @@ impl PdfReader {
             .filter(|(_, p)| {
                 p.error.is_none()
                     && (p.text.trim().is_empty()
-                        || clean::is_unreadable(&crate::text::normalize::fold_font_artefacts(
+                        || clean::is_unreadable(&evident_text::normalize::fold_font_artefacts(
                             &p.text,
                         )))
             })
@@ -214,7 +214,7 @@ impl PdfReader {
 impl PdfReader {
     /// Reads page `number` of the PDF `bytes` from its image, as an import reads the
     /// first scanned page of a document with no text (no cache): for measuring OCR
-    /// (`evident bench-ocr`).
+    /// (`evident-bench ocr`).
     pub fn read_scanned_page(
         &self,
         bytes: &[u8],

@@ -28,13 +28,13 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 
 use crate::problem::Problem;
-use crate::text::normalize::is_cjk;
+use evident_text::normalize::is_cjk;
 
 /// The Debian packages that read scans.
 pub const PACKAGES: &str = "tesseract-ocr tesseract-ocr-chi-sim tesseract-ocr-eng";
 
 /// Resolution pages are drawn at for reading. Tesseract's Chinese model reads type
-/// drawn small better than large: chosen on the tuning pages of `evident bench-ocr`
+/// drawn small better than large: chosen on the tuning pages of `evident-bench ocr`
 /// (the labour contract law, a prospectus's table page, the English travel policy),
 /// Chinese read 94.8 % at 150 dpi, 88.2 % at 200 and 94.3 % at 120, and at 300 dpi
 /// 劳动 came back as one wrong character on most lines (the law's page 2: 95.7 %);

@@ -20,6 +20,7 @@
 //! keywords instead of waiting for ever behind it.
 
 pub mod catalog;
+pub mod gguf;
 pub mod protocol;
 
 use std::io::{self, BufRead, BufReader, Write};
@@ -40,9 +41,6 @@ pub const IDLE_LIMIT: Duration = Duration::from_secs(180);
 /// worker is taken to be hung and ended. A batch of [`BATCH`] long passages takes a
 /// 300M model about 3 s on two cores; this leaves room for models ten times larger.
 pub const REPLY_LIMIT: Duration = Duration::from_secs(120);
-
-/// How long reading the headers of a few files may take.
-const DESCRIBE_LIMIT: Duration = Duration::from_secs(60);
 
 /// Texts per request to the worker: small enough that progress moves and a cancel is
 /// heard within seconds.
@@ -264,6 +262,14 @@ impl BuiltinModel {
 
     /// Starts the worker and loads the model.
     fn start(&self) -> Result<Running> {
+        // Checked again here: the file may have changed since it was chosen.
+        let header = gguf::read_header(&self.path).map_err(|why| self.model_error(why))?;
+        if !header.is_embedding_model() {
+            return Err(self.model_error(format!(
+                "not an embedding model (its architecture is {})",
+                header.architecture
+            )));
+        }
         let mut running = Running::spawn(&self.worker, "the embeddings worker")
             .map_err(|why| self.model_error(why))?;
         let reply = exchange(
@@ -365,7 +371,7 @@ impl BuiltinModel {
 /// The built-in model Evident would use, and what was skipped on the way.
 #[derive(Debug, Clone, Default)]
 pub struct Choice {
-    /// The first candidate that is an embedding model, with its header.
+    /// The embedding model to use ([`choose`]), with its header.
     pub model: Option<(catalog::Candidate, GgufInfo)>,
     /// Candidates that were looked at and cannot be used, with the reason (a chosen
     /// file that is damaged or a chat model is here, with its path).
@@ -373,21 +379,32 @@ pub struct Choice {
 }
 
 /// Looks for an embedding model ([`catalog::candidates`]) and reads the candidates'
-/// headers with `worker`.
-pub fn choose(chosen: Option<&Path>, worker: &Path) -> Result<Choice> {
-    let candidates = catalog::candidates(chosen);
-    if candidates.is_empty() {
-        return Ok(Choice::default());
-    }
-    let paths: Vec<PathBuf> = candidates.iter().map(|c| c.path.clone()).collect();
-    let described = describe(worker, &paths)?;
+/// headers ([`gguf`], in safe Rust: no file reaches llama.cpp before it passed).
+///
+/// A file the user `chosen` wins; without one, the model found and `kept` before stays
+/// while it is there (so a later pull never switches the library's vectors); else the
+/// most preferred ([`preference`]): Evident's folder before Ollama's store, and within
+/// each, multilingual embedding models first.
+pub fn choose(chosen: Option<&Path>, kept: Option<&Path>) -> Choice {
+    choose_among(catalog::candidates(chosen), kept)
+}
+
+/// [`choose`] among these candidates.
+fn choose_among(candidates: Vec<catalog::Candidate>, kept: Option<&Path>) -> Choice {
     let mut choice = Choice::default();
-    for (candidate, described) in candidates.into_iter().zip(described) {
-        match described {
+    let mut found: Vec<(u8, catalog::Candidate, GgufInfo)> = Vec::new();
+    for candidate in candidates {
+        match describe(&candidate.path) {
             Described::Info(info) if info.is_embedding_model() => {
-                if choice.model.is_none() {
-                    choice.model = Some((candidate, info));
-                }
+                let rank = if candidate.origin == catalog::Origin::Chosen {
+                    0
+                } else if Some(candidate.path.as_path()) == kept {
+                    1
+                } else {
+                    let origin = u8::from(candidate.origin != catalog::Origin::Folder);
+                    2 + origin * 8 + preference(&candidate, &info)
+                };
+                found.push((rank, candidate, info));
             }
             // Ollama's chat models are not meant for this: skipped without a word.
             Described::Info(_) if matches!(candidate.origin, catalog::Origin::Ollama { .. }) => {}
@@ -407,47 +424,51 @@ pub fn choose(chosen: Option<&Path>, worker: &Path) -> Result<Choice> {
             }
         }
     }
-    Ok(choice)
+    // Stable: equal ranks keep the catalogue's order (by file name, by Ollama's name).
+    found.sort_by_key(|(rank, _, _)| *rank);
+    choice.model = found
+        .into_iter()
+        .next()
+        .map(|(_, candidate, info)| (candidate, info));
+    choice
 }
 
-/// Reads the headers of GGUF files with a short-lived worker: which are embedding
-/// models, of what architecture, width and licence. A file that crashes the worker is
-/// reported as unreadable and the others are still read.
-pub fn describe(worker: &Path, paths: &[PathBuf]) -> Result<Vec<Described>> {
-    let mut out = Vec::with_capacity(paths.len());
-    for chunk in paths.chunks(16) {
-        match describe_batch(worker, chunk) {
-            Ok(described) => out.extend(described),
-            // One bad file took the worker down: read them one by one.
-            Err(_) if chunk.len() > 1 => {
-                for path in chunk {
-                    out.push(match describe_batch(worker, std::slice::from_ref(path)) {
-                        Ok(mut one) if one.len() == 1 => one.remove(0),
-                        Ok(_) | Err(_) => Described::Unreadable(
-                            "reading its header stopped the model reader (a damaged file?)".into(),
-                        ),
-                    });
-                }
-            }
-            Err(why) => out.push(Described::Unreadable(why)),
-        }
+/// How much a model found on its own is preferred (lower first): the documents are
+/// Chinese and English, often mixed, so multilingual embedding models come first:
+/// EmbeddingGemma, bge-m3, Qwen3-Embedding, multilingual-e5, then any other.
+pub fn preference(candidate: &catalog::Candidate, info: &GgufInfo) -> u8 {
+    let names = [
+        Some(candidate.origin_name()),
+        info.name.clone(),
+        candidate
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned()),
+    ];
+    let said = |words: &[&str]| {
+        names.iter().flatten().any(|n| {
+            let n = n.to_lowercase().replace(['_', ' '], "-");
+            words.iter().any(|w| n.contains(w))
+        })
+    };
+    if info.architecture == "gemma-embedding" || said(&["embeddinggemma", "embedding-gemma"]) {
+        0
+    } else if said(&["bge-m3"]) {
+        1
+    } else if said(&["qwen3-embedding"]) {
+        2
+    } else if said(&["multilingual-e5"]) {
+        3
+    } else {
+        4
     }
-    Ok(out)
 }
 
-fn describe_batch(worker: &Path, paths: &[PathBuf]) -> std::result::Result<Vec<Described>, String> {
-    let mut running = Running::spawn(worker, "the model reader")?;
-    match exchange(
-        &mut running,
-        &Request::Describe {
-            paths: paths.to_vec(),
-        },
-        DESCRIBE_LIMIT,
-    )
-    .map_err(Broken::reason)?
-    {
-        Reply::Described(d) if d.len() == paths.len() => Ok(d),
-        other => Err(format!("the model reader answered {other:?}")),
+/// What a GGUF file's header says ([`gguf::read_header`]), or why it cannot be used.
+pub fn describe(path: &Path) -> Described {
+    match gguf::read_header(path) {
+        Ok(info) => Described::Info(info),
+        Err(why) => Described::Unreadable(why),
     }
 }
 
@@ -607,6 +628,8 @@ mod tests {
         let worker = dir.join("worker.sh");
         std::fs::write(&worker, "#!/bin/sh\nexec sleep 600\n").expect("script");
         std::fs::set_permissions(&worker, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        let header = gguf::tests::embedding_header("gemma-embedding", "EmbeddingGemma");
+        std::fs::write(dir.join("model.gguf"), header).expect("model");
         let model = BuiltinModel::new(dir.join("model.gguf"), &worker)
             .with_reply_limit(Duration::from_millis(400));
 
@@ -627,5 +650,80 @@ mod tests {
         );
         assert!(!model.is_running(), "the hung worker was left running");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Models found on their own are ranked by the stated preference, not by name: an
+    /// English-only model pulled first never wins over a multilingual one; a model
+    /// kept from an earlier search stays; a file the user chose wins over all.
+    #[test]
+    fn models_found_are_ranked_by_preference_and_a_kept_or_chosen_one_stays() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let model = |file: &str, architecture: &'static str, name: &'static str, origin| {
+            let path = dir.path().join(file);
+            let bytes = gguf::tests::embedding_header(architecture, name);
+            std::fs::write(&path, &bytes).expect("model");
+            catalog::Candidate {
+                path,
+                size: bytes.len() as u64,
+                licence_file: None,
+                origin,
+            }
+        };
+        let ollama = |name: &str| catalog::Origin::Ollama { name: name.into() };
+        let minilm = model("a", "bert", "all-MiniLM-L6-v2", ollama("all-minilm:latest"));
+        let e5 = model(
+            "b",
+            "bert",
+            "multilingual-e5-small",
+            ollama("jeffh/multilingual-e5-small:latest"),
+        );
+        let bge = model("c", "bert", "bge-m3", ollama("bge-m3:latest"));
+        let gemma = model(
+            "d",
+            "gemma-embedding",
+            "EmbeddingGemma 300m",
+            ollama("embeddinggemma:300m"),
+        );
+        let chosen_of = |candidates: Vec<catalog::Candidate>, kept: Option<&Path>| {
+            choose_among(candidates, kept)
+                .model
+                .map(|(c, _)| c.origin_name())
+                .unwrap_or_default()
+        };
+        let all = vec![minilm.clone(), e5.clone(), bge.clone(), gemma.clone()];
+        assert_eq!(chosen_of(all.clone(), None), "embeddinggemma:300m");
+        assert_eq!(
+            chosen_of(vec![minilm.clone(), e5.clone(), bge.clone()], None),
+            "bge-m3:latest"
+        );
+        assert_eq!(
+            chosen_of(vec![minilm.clone(), e5.clone()], None),
+            "jeffh/multilingual-e5-small:latest"
+        );
+        // Kept from before: stays though better ones were pulled since.
+        assert_eq!(
+            chosen_of(all.clone(), Some(&minilm.path)),
+            "all-minilm:latest"
+        );
+        // A kept model that is gone: the best there is now.
+        assert_eq!(
+            chosen_of(all.clone(), Some(Path::new("/gone.gguf"))),
+            "embeddinggemma:300m"
+        );
+        // A model in Evident's own folder comes before Ollama's.
+        let mut own = model("e", "bert", "all-MiniLM-L6-v2", catalog::Origin::Folder);
+        own.origin = catalog::Origin::Folder;
+        let mut with_own = all.clone();
+        with_own.push(own.clone());
+        assert_eq!(chosen_of(with_own, None), own.origin_name());
+        // Chosen by the user: wins over a kept one.
+        let mut chosen = e5.clone();
+        chosen.origin = catalog::Origin::Chosen;
+        let mut with_chosen = all;
+        with_chosen.insert(0, chosen.clone());
+        assert_eq!(
+            chosen_of(with_chosen, Some(&minilm.path)),
+            chosen.origin_name()
+        );
     }
 }

@@ -16,11 +16,6 @@ pub const WORKER_FLAG: &str = "--evident-embed-worker";
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Request {
-    /// Read the headers of these GGUF files (no weights are loaded).
-    Describe {
-        /// The files.
-        paths: Vec<PathBuf>,
-    },
     /// Load this model for embedding; a model loaded before is let go.
     Load {
         /// The GGUF file.
@@ -39,8 +34,6 @@ pub enum Request {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "snake_case")]
 pub enum Reply {
-    /// What each file of a [`Request::Describe`] is (in order).
-    Described(Vec<Described>),
     /// The model of a [`Request::Load`] is loaded.
     Loaded(GgufInfo),
     /// One raw (not normalised) vector per text of a [`Request::Embed`], in order.
@@ -49,7 +42,7 @@ pub enum Reply {
     Failed(String),
 }
 
-/// One file of a [`Request::Describe`]: its header, or why it cannot be used.
+/// A model file: its header, or why it cannot be used.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "snake_case")]
 pub enum Described {

@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use anyhow::Context;
-use evident_core::text::normalize::nfkc;
+use evident_text::normalize::nfkc;
 use serde::Deserialize;
 
 /// Another document that answers a colloquial-dev question equally well.

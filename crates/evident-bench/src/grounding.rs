@@ -1,11 +1,11 @@
-//! `evident bench-grounding`'s second half: a **regression smoke test** of the
+//! `evident-bench grounding`'s second half: a **regression smoke test** of the
 //! grounding check, not a measure of its accuracy.
 //!
 //! Its corruptions are made by rules, one of them ([`flip_negation`]) with the
 //! checker's own negation reader: a checker is bound to catch the mistakes it was used
 //! to make, so a high rate here proves only that nothing that used to be caught has
 //! stopped being caught. How well the check does on mistakes nobody built from its
-//! rules is what the hand-checked claims measure ([`crate::bench_claims`], held-out and
+//! rules is what the hand-checked claims measure ([`crate::claims`], held-out and
 //! blind splits).
 //!
 //! For a question whose answer-bearing passage is retrieved, the passage sentence that
@@ -24,7 +24,7 @@ use evident_core::grounding::{Verdict, check, negation::denials};
 use evident_core::import::{ImportOptions, Importer};
 use evident_core::search::{Aliases, Passage, SearchOptions, search};
 use evident_core::store::Store;
-use evident_core::text::sentence::split_units;
+use evident_text::sentence::split_units;
 use serde::Serialize;
 
 use crate::dataset::{self, Question};

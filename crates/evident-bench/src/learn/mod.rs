@@ -1,4 +1,4 @@
-//! `evident learn`: rebuilds the answer-sentence ranker and the outcome model
+//! `evident-bench learn`: rebuilds the answer-sentence ranker and the outcome model
 //! (`crates/evident-core/models/answers.json`) from the public question sets in
 //! `../shared/eval`, seeded and reproducible, with a report of what was learned and
 //! how it does on questions it was not fitted on.
@@ -40,7 +40,7 @@ use sets::{Part, Sampling, Set};
 /// The sets `rows` prepares, in order.
 pub const SETS: &[&str] = &["cmrc", "drcd", "policyqa", "colloquial", "own"];
 
-/// What `evident learn rows` was asked to do.
+/// What `evident-bench learn rows` was asked to do.
 pub struct RowsArgs {
     /// `../shared/eval`.
     pub eval: PathBuf,
@@ -153,7 +153,7 @@ fn library(set: &Set, work: &Path, semantic: Option<Semantic>) -> anyhow::Result
     Ok(store)
 }
 
-/// What `evident learn fit` was asked to do.
+/// What `evident-bench learn fit` was asked to do.
 pub struct FitArgs {
     /// Where `rows` wrote.
     pub work: PathBuf,
@@ -303,7 +303,7 @@ pub fn fit(a: &FitArgs) -> anyhow::Result<()> {
             .collect();
         if asked.is_empty() {
             anyhow::bail!(
-                "no {} rows in {}: run `evident learn rows` first",
+                "no {} rows in {}: run `evident-bench learn rows` first",
                 mode_name(vectors),
                 a.work.display()
             );
@@ -361,7 +361,7 @@ pub fn fit(a: &FitArgs) -> anyhow::Result<()> {
         follow_up_keyword: keyword.2,
     };
     let trained = serde_json::json!({
-        "by": "evident learn (scripts/learn.sh)",
+        "by": "evident-bench learn (scripts/learn.sh)",
         "seed": a.seed,
         "sampled_passages": a.sampling.passages,
         "train_share": a.sampling.train_share,
@@ -879,7 +879,7 @@ impl Report {
                 ));
             }
         }
-        s.push_str("\nEveryday sets (never fitted on; the odd half calibrated the follow-up gap and, for colloquial-dev, the lines). Answer first / anywhere among the answerable questions whose answer is in the passages read; outcomes (simulated from the rows: the real figures come from `evident eval --answers`):\n\n| set | half | findable | first | anywhere | sentences | answerable: answered (right) / uncertain / not found | unanswerable: answered / uncertain / not found |\n|---|---|---|---|---|---|---|---|\n");
+        s.push_str("\nEveryday sets (never fitted on; the odd half calibrated the follow-up gap and, for colloquial-dev, the lines). Answer first / anywhere among the answerable questions whose answer is in the passages read; outcomes (simulated from the rows: the real figures come from `evident-bench eval --answers`):\n\n| set | half | findable | first | anywhere | sentences | answerable: answered (right) / uncertain / not found | unanswerable: answered / uncertain / not found |\n|---|---|---|---|---|---|---|---|\n");
         for set in ["colloquial", "own"] {
             for part in [Part::Calibrate, Part::Held] {
                 let qs: Vec<&Asked<'_>> = asked
@@ -942,7 +942,7 @@ impl Report {
 
     fn markdown(&self, _model: &Model) -> String {
         let mut out = String::from(
-            "# The learned answer models (`evident learn`)\n\nRebuilt by `scripts/learn.sh`; the model file is `crates/evident-core/models/answers.json`.\n\n",
+            "# The learned answer models (`evident-bench learn`)\n\nRebuilt by `scripts/learn.sh`; the model file is `crates/evident-core/models/answers.json`.\n\n",
         );
         for s in &self.sections {
             out.push_str(s);

@@ -677,7 +677,7 @@ fn denominator(before: &str) -> Option<(usize, f64)> {
         return None;
     }
     let at = head.len() - numeral;
-    crate::text::numbers::parse_chinese_numeral(&head[at..]).map(|d| (at, d as f64))
+    crate::numbers::parse_chinese_numeral(&head[at..]).map(|d| (at, d as f64))
 }
 
 /// The span of `q` in `text` widened by its bound words ("3天以内", "不得超过六个月",
@@ -725,8 +725,7 @@ fn share_bound(before: &str) -> Direction {
             // A noun phrase: a few Chinese characters, no number, no break.
             let noun = between.chars().count() <= 12
                 && between.chars().all(|c| {
-                    crate::text::normalize::is_cjk(c)
-                        && !"零一二三四五六七八九十百千万两".contains(c)
+                    crate::normalize::is_cjk(c) && !"零一二三四五六七八九十百千万两".contains(c)
                 });
             // The longest bound word at the latest place (不得超过, not 超过).
             noun.then_some((at + w.len(), w.len(), *d))

@@ -115,12 +115,12 @@ fn join_separator(
 
 /// Rewrites the text so that a number is written one way for the index: thousands
 /// separators inside digit groups are dropped (`5,000` and `5，000` become `5000`),
-/// by the one comma rule of [`crate::text::numbers::is_thousands_comma`].
+/// by the one comma rule of [`crate::numbers::is_thousands_comma`].
 pub fn normalize_numbers(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut copied = 0;
     for (i, comma) in s.match_indices([',', '，']) {
-        if crate::text::numbers::is_thousands_comma(s, i) {
+        if crate::numbers::is_thousands_comma(s, i) {
             out.push_str(&s[copied..i]);
             copied = i + comma.len();
         }

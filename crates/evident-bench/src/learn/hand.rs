@@ -7,9 +7,9 @@
 use evident_core::search::Query;
 use evident_core::search::choose::Candidate;
 use evident_core::search::stopwords::{Quantity, asked_quantity, asked_unit};
-use evident_core::text::numbers::{NumberMention, numbers_in};
-use evident_core::text::quantity::unit_at;
-use evident_core::text::ranges::Fit;
+use evident_text::numbers::{NumberMention, numbers_in};
+use evident_text::quantity::unit_at;
+use evident_text::ranges::Fit;
 
 // The hand weights, as they were (Weights::default()).
 const MIN_COVERAGE: f64 = 0.3;

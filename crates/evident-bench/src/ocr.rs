@@ -1,4 +1,4 @@
-//! `evident bench-ocr`: how well scanned pages are read. Pages of the corpus PDFs are
+//! `evident-bench ocr`: how well scanned pages are read. Pages of the corpus PDFs are
 //! turned into scans at run time ([`crate::scans`]: clean, and noisy with a turn,
 //! grey grain and, on Chinese pages, a red seal), read the way an import reads them,
 //! and compared with the original's text layer: character accuracy per language

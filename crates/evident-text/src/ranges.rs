@@ -13,7 +13,7 @@
 //! question's situation falls in, and the grounding check binds a sentence's numbers to
 //! the clause that states them. Neither may depend on the other.
 
-use crate::text::quantity::{Dimension as QuantityDimension, Direction, Quantity, quantities};
+use crate::quantity::{Dimension as QuantityDimension, Direction, Quantity, quantities};
 
 /// What a number measures, so that only like is compared with like.
 #[derive(Debug, Clone, PartialEq)]
@@ -143,7 +143,7 @@ const ONE_UNIT_DAYS: [f64; 4] = [1.0, 7.0, 30.0, 360.0];
 /// "最长不得超过三年" is what a rule grants, not whom it is for.
 ///
 /// The numbers, their units and their bound words are read by
-/// [`crate::text::quantity`], the one reader of quantities, so that every spelling it
+/// [`crate::quantity`], the one reader of quantities, so that every spelling it
 /// knows (三万块, 3万元, 30k RMB, $1.2k, 两千多, 一年半) is a condition or a situation
 /// here too.
 pub fn ranges(text: &str, conditions_only: bool) -> Vec<Range> {
@@ -155,10 +155,10 @@ pub fn ranges(text: &str, conditions_only: bool) -> Vec<Range> {
 /// A claim's "满一年就有5天" keeps its open bound: it states a rule for everyone from one
 /// year on, which the grounding check compares with the source's tier.
 fn read(text: &str, conditions_only: bool, situation: bool) -> Vec<Range> {
-    let folded = crate::text::normalize::nfkc(text).to_lowercase();
+    let folded = crate::normalize::nfkc(text).to_lowercase();
     let mut out: Vec<Range> = Vec::new();
     for clause in clauses(&folded) {
-        let chinese = clause.chars().any(crate::text::normalize::is_cjk);
+        let chinese = clause.chars().any(crate::normalize::is_cjk);
         // A condition: "…的" in Chinese; in English a clause that says whom or when
         // ("employees with at least 3 years"), not what is granted ("up to 20 days").
         let condition = if chinese {

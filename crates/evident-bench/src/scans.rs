@@ -189,7 +189,7 @@ pub fn scan_pdf(
         let zh = texts
             .pages
             .get(number as usize - 1)
-            .is_some_and(|p| p.text.chars().any(evident_core::text::normalize::is_cjk));
+            .is_some_and(|p| p.text.chars().any(evident_text::normalize::is_cjk));
         let img = match look {
             Look::Clean => drawn,
             Look::Noisy => age(&drawn, 1.5, zh, u64::from(number)),
@@ -245,7 +245,7 @@ fn media_size(doc: &Document, page_id: lopdf::ObjectId) -> (f64, f64) {
         .unwrap_or((595.0, 842.0))
 }
 
-/// `evident make-scans`: scanned copies of `pdfs` in `out` (same names), of their first
+/// `evident-bench make-scans`: scanned copies of `pdfs` in `out` (same names), of their first
 /// `first` pages when given.
 pub fn make(
     pdfs: &[std::path::PathBuf],

@@ -1,8 +1,9 @@
 //! Scanned PDFs, read by Tesseract in a confined worker, with the real `evident` binary:
-//! scans are made at test time from the corpus PDFs (`evident make-scans`, never
+//! scans are made at test time from the corpus PDFs (`evident-bench make-scans`, never
 //! stored), imported, asked about, rebuilt from the cache, imported with no Tesseract,
 //! and cancelled half-way.
 
+#[path = "../../evident-cli/tests/common/mod.rs"]
 mod common;
 
 use std::path::{Path, PathBuf};
@@ -18,7 +19,7 @@ fn labour_law() -> PathBuf {
 
 /// Scanned copies of `pdfs` in `out` (`extra`: --noisy, --mixed).
 fn make_scans(out: &Path, pdfs: &[PathBuf], extra: &[&str]) {
-    let status = Command::new(bin())
+    let status = Command::new(common::bench())
         .arg("make-scans")
         .arg("--out")
         .arg(out)

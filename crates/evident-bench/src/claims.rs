@@ -1,7 +1,7 @@
-//! `evident bench-grounding --claims`: the grounding check measured on hand-checked,
+//! `evident-bench grounding --claims`: the grounding check measured on hand-checked,
 //! realistic claims.
 //!
-//! The synthetic benchmark ([`crate::bench_grounding`]) corrupts sentences with the
+//! The synthetic benchmark ([`crate::grounding`]) corrupts sentences with the
 //! checker's own rules, so it can only confirm them. These claims were written by hand
 //! over the shared corpus by people who did not read the checker: faithful ones
 //! (verbatim, paraphrased, units rewritten, two clauses summarised) and the mistakes a

@@ -1,4 +1,4 @@
-//! `evident bench-query`: query latency of `search` and `ask` (with grounding) over the
+//! `evident-bench query`: query latency of `search` and `ask` (with grounding) over the
 //! CMRC 2018 passages plus a synthetic filler of 50,000 chunks.
 //!
 //! The filler documents are made of the CMRC passages' own sentences, recombined
@@ -13,7 +13,7 @@
 //! multilingual-e5-small's). Their rankings mean nothing, but the work per
 //! question (the scan over every passage vector, reading the candidates' sentence
 //! vectors, fusing) is exactly that of real vectors; the server's time to embed the
-//! question is not part of it and is reported by `evident eval`.
+//! question is not part of it and is reported by `evident-bench eval`.
 
 use std::io::Write;
 use std::path::Path;
@@ -24,7 +24,7 @@ use evident_core::import::{ImportOptions, Importer};
 use evident_core::model::{Embedder, InputKind, ModelIdentity};
 use evident_core::search::{Aliases, SearchOptions, Semantic, search};
 use evident_core::store::Store;
-use evident_core::text::sentence::split_sentences;
+use evident_text::sentence::split_sentences;
 use serde::{Deserialize, Serialize};
 
 #[derive(Deserialize)]

@@ -1,4 +1,4 @@
-//! The training script reproduces the committed model file: `evident learn` run here,
+//! The training script reproduces the committed model file: `evident-bench learn` run here,
 //! from `../shared/eval`, by the real binary.
 //!
 //! The keyword-only models are rebuilt from nothing: every set imported, every
@@ -9,11 +9,12 @@
 //! too. Here the file's hybrid sections are carried over from the committed file, so a
 //! difference anywhere in the written file is a difference of the keyword rebuild.
 
+#[path = "../../evident-cli/tests/common/mod.rs"]
 mod common;
 
 use std::path::PathBuf;
 
-use common::{eval_dir, evident};
+use common::{eval_dir, evident_bench};
 
 fn committed() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../evident-core/models/answers.json")
@@ -27,7 +28,7 @@ fn the_training_script_reproduces_the_committed_keyword_models() {
     let work_s = work.to_str().expect("utf-8 path");
     let eval = eval_dir();
     let own = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("bench/answers-own.jsonl");
-    let rows = evident(
+    let rows = evident_bench(
         &db,
         &[
             "learn",
@@ -47,7 +48,7 @@ fn the_training_script_reproduces_the_committed_keyword_models() {
         String::from_utf8_lossy(&rows.stderr)
     );
     let out = work.join("answers.json");
-    let fit = evident(
+    let fit = evident_bench(
         &db,
         &[
             "learn",

@@ -189,9 +189,9 @@ fn ask(
                 gold: q.is_gold(&p.doc_path),
                 x: c.features.values().iter().map(|&v| v as f32).collect(),
                 fit: match c.fit {
-                    evident_core::text::ranges::Fit::Holds => 1,
-                    evident_core::text::ranges::Fit::Fails => -1,
-                    evident_core::text::ranges::Fit::Unrelated => 0,
+                    evident_text::ranges::Fit::Holds => 1,
+                    evident_text::ranges::Fit::Fails => -1,
+                    evident_text::ranges::Fit::Unrelated => 0,
                 },
                 hand: super::hand::score(&result.query, c).map(|s| s as f32),
                 text: matches!(set, "colloquial" | "own").then(|| c.text.clone()),

@@ -1,4 +1,4 @@
-//! `evident eval`: retrieval quality and outcomes on a question set in the format of
+//! `evident-bench eval`: retrieval quality and outcomes on a question set in the format of
 //! `../shared/eval/datasets/*/questions.jsonl`, scored by that README's rule.
 //!
 //! A retrieved passage is a hit when it comes from a gold document and contains one of

@@ -1,4 +1,4 @@
-//! `evident bench-generate`: model-written answers on a question set, measured.
+//! `evident-bench generate`: model-written answers on a question set, measured.
 //!
 //! Each question is answered by the model through the same path as `ask --generate`
 //! (retrieval, the fenced prompt, the streamed reply, the per-sentence check). What is

@@ -1,4 +1,4 @@
-//! `evident bench-embed`: what the built-in embeddings model costs on this machine.
+//! `evident-bench embed`: what the built-in embeddings model costs on this machine.
 //!
 //! It times what a user waits for: starting the worker and loading the model (the
 //! first question after an idle spell pays it), embedding a one-line question (every

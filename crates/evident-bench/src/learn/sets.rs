@@ -248,7 +248,7 @@ pub fn policyqa(dir: &Path, work: &Path, s: &Sampling) -> anyhow::Result<Set> {
 }
 
 /// An everyday set over `corpus`: odd-numbered questions (1st, 3rd …) calibrate, the
-/// others are held out, as `evident eval --half` splits them.
+/// others are held out, as `evident-bench eval --half` splits them.
 pub fn everyday(name: &'static str, questions: &Path, corpus: &Path) -> anyhow::Result<Set> {
     let mut rows = dataset::load(questions)?;
     dataset::add_copies(&mut rows, &dataset::copies(corpus));

@@ -1,4 +1,4 @@
-//! `evident bench-import`: throughput of the whole import path into fresh databases.
+//! `evident-bench import`: throughput of the whole import path into fresh databases.
 //!
 //! PDFs and Markdown/text files are imported separately, each into its own fresh
 //! database and timed on the wall clock, so each kind's throughput is measured rather
@@ -153,7 +153,7 @@ pub fn run(
     let dir = std::env::temp_dir().join(format!("evident-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
     // The dictionary loads once per process; keep it out of both timings.
-    evident_core::text::segment::warm_up();
+    evident_text::segment::warm_up();
     let result = (|| -> anyhow::Result<Report> {
         Ok(Report {
             pdf: timed_imports(&pdfs, options, &dir, "pdf", runs)?,
