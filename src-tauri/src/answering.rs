@@ -7,6 +7,7 @@
 //! bumps [`AnswerState`]'s counter, which the running generation sees at its next
 //! piece of text.
 
+use evident_core::ErrorCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use evident_core::answer::Mode;
@@ -91,7 +92,7 @@ pub fn updated(
     }
     if mode == Mode::Generated && all.generation.is_none() {
         return Err(crate::error::CommandError::new(
-            "input",
+            ErrorCode::BadInput,
             "set up an answer model (server address and model) before switching to model answers",
         ));
     }

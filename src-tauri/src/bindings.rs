@@ -10,11 +10,13 @@ use crate::answering::AnswerSettings;
 use crate::commands::{
     AppInfo, AskResult, DocumentView, ImportProgress, LayoutNote, PageSpan, Retrieval,
 };
-use crate::embedding::{BuiltinStatus, EmbeddingStatus, ServerCheck};
+use crate::embedding::{BuiltinStatus, EmbeddingPhase, EmbeddingStatus, ModelFound, ServerCheck};
 use crate::error::CommandError;
-use crate::reranking::RerankStatus;
+use crate::reranking::{RerankPhase, RerankStatus};
 use crate::syncing::{LibrarySync, Unwatched};
+use evident_core::ErrorCode;
 use evident_core::answer::context::Neighbour;
+use evident_core::answer::export::ExportFormat;
 use evident_core::answer::generated::Generation;
 use evident_core::answer::relocate::{Located, LocatedStatus};
 use evident_core::answer::{Answer, Checked, Context, Mode, Source, Status, Timings};
@@ -27,17 +29,18 @@ use evident_core::extract::pdf::render::{PageBox, PageImage};
 use evident_core::grounding::{SentenceVerdict, Support, Verdict};
 use evident_core::import::EmbedOutcome;
 use evident_core::import::{FileReport, ImportSummary, Outcome, RebuildReport};
-use evident_core::message::Message;
+use evident_core::message::{Lang, Message};
 use evident_core::model::PromptFamily;
 use evident_core::model::{ServerError, ServerErrorKind};
 use evident_core::problem::{Limited, Problem};
 use evident_core::search::aliases::AliasWarning;
 use evident_core::search::{
-    Evidence, Highlight, Passage, Query, Ranks, RetrievalInfo, RetrievalMode, SearchResult, Term,
+    Evidence, Highlight, Passage, Query, RankedBy, Ranks, RetrievalInfo, RetrievalMode,
+    SearchResult, Term,
 };
 use evident_core::settings::BuiltinSettings;
 use evident_core::store::VectorCoverage;
-use evident_core::store::{DocumentRecord, StoredPassage};
+use evident_core::store::{DocumentRecord, DocumentStatus, StoredPassage};
 use evident_core::sync::{Change, ChangeCounts};
 use evident_core::userdata::HistoryEntry;
 
@@ -51,6 +54,7 @@ pub fn typescript() -> String {
     let cfg = Config::new().with_large_int("number");
     let parts = [
         decl::<CommandError>(&cfg),
+        decl::<ErrorCode>(&cfg),
         decl::<AppInfo>(&cfg),
         decl::<Retrieval>(&cfg),
         decl::<AskResult>(&cfg),
@@ -60,6 +64,8 @@ pub fn typescript() -> String {
         decl::<Generation>(&cfg),
         decl::<SentenceVerdict>(&cfg),
         decl::<Message>(&cfg),
+        decl::<Lang>(&cfg),
+        decl::<ExportFormat>(&cfg),
         decl::<Problem>(&cfg),
         decl::<Limited>(&cfg),
         decl::<ServerError>(&cfg),
@@ -79,6 +85,7 @@ pub fn typescript() -> String {
         decl::<Term>(&cfg),
         decl::<DocumentKind>(&cfg),
         decl::<DocumentRecord>(&cfg),
+        decl::<DocumentStatus>(&cfg),
         decl::<DocumentView>(&cfg),
         decl::<PageSpan>(&cfg),
         decl::<Located>(&cfg),
@@ -102,12 +109,15 @@ pub fn typescript() -> String {
         decl::<Ranks>(&cfg),
         decl::<Evidence>(&cfg),
         decl::<RetrievalInfo>(&cfg),
+        decl::<RankedBy>(&cfg),
         decl::<RetrievalMode>(&cfg),
         decl::<EmbedOutcome>(&cfg),
         decl::<EmbedReport>(&cfg),
         decl::<VectorCoverage>(&cfg),
         decl::<EmbeddingStatus>(&cfg),
+        decl::<EmbeddingPhase>(&cfg),
         decl::<BuiltinStatus>(&cfg),
+        decl::<ModelFound>(&cfg),
         decl::<BuiltinSettings>(&cfg),
         decl::<LibrarySync>(&cfg),
         decl::<Unwatched>(&cfg),
@@ -115,6 +125,7 @@ pub fn typescript() -> String {
         decl::<ChangeCounts>(&cfg),
         decl::<ServerCheck>(&cfg),
         decl::<RerankStatus>(&cfg),
+        decl::<RerankPhase>(&cfg),
         decl::<PromptFamily>(&cfg),
         decl::<AnswerSettings>(&cfg),
     ];

@@ -2,9 +2,11 @@
 //! its error into a [`CommandError`]; long work (imports) runs on a blocking thread
 //! and reports progress through the `import-progress` event.
 
+use evident_core::ErrorCode;
 use std::path::PathBuf;
 
-use evident_core::answer::{self, Answer, AskOptions, Checked, Source, export};
+use evident_core::answer::export::ExportFormat;
+use evident_core::answer::{self, Answer, AskOptions, Checked, Source};
 use evident_core::extract::DocumentKind;
 use evident_core::extract::layout::{
     DocumentLayout, LayoutUnavailable, docx_layout, markdown_layout,
@@ -12,6 +14,7 @@ use evident_core::extract::layout::{
 use evident_core::import::{
     self, FileReport, ImportEvent, ImportOptions, ImportSummary, Importer, RebuildReport,
 };
+use evident_core::message::Lang;
 use evident_core::search::aliases::AliasWarning;
 use evident_core::search::{Aliases, SearchOptions};
 use evident_core::store::{DocumentRecord, Store};
@@ -161,7 +164,7 @@ impl ImportProgress {
 }
 
 fn blocking_error(e: impl std::fmt::Display) -> CommandError {
-    CommandError::new("internal", format!("background work failed: {e}"))
+    CommandError::new(ErrorCode::Internal, format!("background work failed: {e}"))
 }
 
 /// Runs `f` with the app's state on a blocking thread. Every command that touches the
@@ -457,7 +460,7 @@ pub async fn set_builtin_model(
         && !f.is_file()
     {
         return Err(crate::error::CommandError::new(
-            "bad_input",
+            ErrorCode::BadInput,
             format!("{}: no such file", f.display()),
         ));
     }
@@ -788,7 +791,7 @@ pub(crate) fn library_document(
     let path = &document.path;
     let refuse = |why: &str| {
         CommandError::new(
-            "bad_input",
+            ErrorCode::BadInput,
             format!("{} is not opened: {why}", path.display()),
         )
     };
@@ -802,7 +805,7 @@ pub(crate) fn library_document(
         Ok(m) if m.is_file() => Ok(document),
         Ok(_) => Err(refuse("it is no longer a file")),
         Err(e) => Err(CommandError::new(
-            "io",
+            ErrorCode::Io,
             format!(
                 "cannot open {}: {e} (was it moved or deleted?)",
                 path.display()
@@ -817,22 +820,23 @@ pub async fn open_source(app: AppHandle, id: i64) -> CommandResult<()> {
     let path = blocking(app.clone(), move |state| library_file(state, id, None)).await?;
     app.opener()
         .open_path(path.to_string_lossy(), None::<&str>)
-        .map_err(|e| CommandError::new("io", format!("cannot open {}: {e}", path.display())))
+        .map_err(|e| {
+            CommandError::new(
+                ErrorCode::Io,
+                format!("cannot open {}: {e}", path.display()),
+            )
+        })
 }
 
 /// The answer as Markdown (`markdown`) or self-contained HTML (`html`), its own words
 /// in the window's language (`en` or `zh-CN`).
 #[tauri::command]
-pub async fn export_answer(answer: Answer, format: String, lang: String) -> CommandResult<String> {
-    let lang = evident_core::message::Lang::from_locale(&lang);
-    match format.as_str() {
-        "markdown" => Ok(export::to_markdown(&answer, lang)),
-        "html" => Ok(export::to_html(&answer, lang)),
-        other => Err(CommandError::new(
-            "invalid_config",
-            format!("unknown export format {other:?} (markdown or html)"),
-        )),
-    }
+pub async fn export_answer(
+    answer: Answer,
+    format: ExportFormat,
+    lang: Lang,
+) -> CommandResult<String> {
+    Ok(format.export(&answer, lang))
 }
 
 /// Exports the answer to a file the user picks in the native save dialog, shown here
@@ -843,16 +847,12 @@ pub async fn export_answer(answer: Answer, format: String, lang: String) -> Comm
 pub async fn save_export(
     window: tauri::WebviewWindow,
     answer: Answer,
-    format: String,
-    lang: String,
+    format: ExportFormat,
+    lang: Lang,
     title: String,
 ) -> CommandResult<Option<String>> {
-    let contents = export_answer(answer, format.clone(), lang).await?;
-    let (name, ext) = if format == "html" {
-        ("HTML", "html")
-    } else {
-        ("Markdown", "md")
-    };
+    let contents = format.export(&answer, lang);
+    let (name, ext) = (format.label(), format.extension());
     tauri::async_runtime::spawn_blocking(move || -> CommandResult<Option<String>> {
         let chosen = window
             .dialog()
@@ -866,10 +866,16 @@ pub async fn save_export(
             return Ok(None);
         };
         let path = chosen.into_path().map_err(|e| {
-            CommandError::new("io", format!("the chosen place cannot be written: {e}"))
+            CommandError::new(
+                ErrorCode::Io,
+                format!("the chosen place cannot be written: {e}"),
+            )
         })?;
         std::fs::write(&path, contents).map_err(|e| {
-            CommandError::new("io", format!("cannot write {}: {e}", path.display()))
+            CommandError::new(
+                ErrorCode::Io,
+                format!("cannot write {}: {e}", path.display()),
+            )
         })?;
         Ok(Some(path.display().to_string()))
     })
@@ -907,7 +913,7 @@ pub async fn set_feedback(app: AppHandle, id: i64, feedback: Option<i64>) -> Com
             Ok(())
         } else {
             Err(CommandError::new(
-                "not_found",
+                ErrorCode::NotFound,
                 format!("there is no past question {id}"),
             ))
         }
@@ -941,7 +947,7 @@ pub async fn set_aliases(
     let path = Aliases::path_for(&state.db_path);
     if text.len() as u64 > evident_core::limits::MAX_USER_FILE_BYTES {
         return Err(CommandError::new(
-            "bad_input",
+            ErrorCode::BadInput,
             format!(
                 "the alias table is {} MB; it can hold up to {} MB",
                 text.len().div_ceil(1 << 20),

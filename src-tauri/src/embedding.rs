@@ -8,6 +8,7 @@
 //! after an import or a rebuild, and when the settings change; a newer pass makes an
 //! older one stop at its next step.
 
+use evident_core::ErrorCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -24,11 +25,39 @@ use evident_core::problem::Problem;
 use crate::error::CommandResult;
 use crate::state::AppState;
 
+/// Where embedding the library stands.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[serde(rename_all = "snake_case")]
+pub enum EmbeddingPhase {
+    /// No model: keyword search only.
+    #[default]
+    Off,
+    /// Passages are being embedded; questions are answered meanwhile.
+    Embedding,
+    /// Every passage has its vector.
+    Ready,
+    /// The model cannot be used (`why` says why).
+    Error,
+}
+
+/// Where the built-in model was found.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ModelFound {
+    /// The file the user chose.
+    #[default]
+    Chosen,
+    /// Evident's models folder.
+    Folder,
+    /// Ollama's store.
+    Ollama,
+}
+
 /// Where meaning search stands, as the Settings page and the Ask page show it.
 #[derive(Debug, Clone, Default, Serialize, ts_rs::TS)]
 pub struct EmbeddingStatus {
-    /// `off` (no server set up), `embedding`, `ready` or `error`.
-    pub state: String,
+    /// Where embedding stands.
+    pub state: EmbeddingPhase,
     /// The server's base URL.
     pub base_url: Option<String>,
     /// The model name.
@@ -60,8 +89,8 @@ pub struct EmbeddingStatus {
 pub struct BuiltinStatus {
     /// The GGUF file.
     pub file: String,
-    /// Where it was found: `chosen`, `folder` or `ollama`.
-    pub found: String,
+    /// Where it was found.
+    pub found: ModelFound,
     /// Ollama's `name:tag` for a model found there.
     pub ollama_name: Option<String>,
     /// The model's name in its header (or its architecture).
@@ -112,7 +141,7 @@ impl EmbeddingState {
 
 fn off_status() -> EmbeddingStatus {
     EmbeddingStatus {
-        state: "off".into(),
+        state: EmbeddingPhase::Off,
         ..Default::default()
     }
 }
@@ -125,7 +154,7 @@ pub fn start(app: &AppHandle) {
         Ok(s) => apply(app, s.embeddings, s.builtin),
         Err(e) => {
             let status = EmbeddingStatus {
-                state: "error".into(),
+                state: EmbeddingPhase::Error,
                 message: Some(e.to_string()),
                 why: Some(e.problem()),
                 ..Default::default()
@@ -169,7 +198,7 @@ pub fn apply(app: &AppHandle, server: Option<ServerSettings>, builtin: BuiltinSe
         return;
     };
     let base = EmbeddingStatus {
-        state: "embedding".into(),
+        state: EmbeddingPhase::Embedding,
         base_url: Some(settings.base_url.clone()),
         model: Some(settings.model.clone()),
         has_key: settings.api_key.is_some(),
@@ -186,7 +215,7 @@ pub fn apply(app: &AppHandle, server: Option<ServerSettings>, builtin: BuiltinSe
         Err(e) => {
             set_semantic(None);
             let status = EmbeddingStatus {
-                state: "error".into(),
+                state: EmbeddingPhase::Error,
                 message: Some(e.to_string()),
                 why: Some(e.problem()),
                 ..base
@@ -255,17 +284,17 @@ fn use_builtin(app: &AppHandle, settings: BuiltinSettings, generation: u64) {
     let model = Arc::new(BuiltinModel::new(candidate.path.clone(), worker));
     let family = builtin::prompts_for(&candidate.path, Some(&info));
     let (found, ollama_name) = match &candidate.origin {
-        catalog::Origin::Chosen => ("chosen", None),
-        catalog::Origin::Folder => ("folder", None),
-        catalog::Origin::Ollama { name } => ("ollama", Some(name.clone())),
+        catalog::Origin::Chosen => (ModelFound::Chosen, None),
+        catalog::Origin::Folder => (ModelFound::Folder, None),
+        catalog::Origin::Ollama { name } => (ModelFound::Ollama, Some(name.clone())),
     };
     let base = EmbeddingStatus {
-        state: "embedding".into(),
+        state: EmbeddingPhase::Embedding,
         model: Some(candidate.origin_name()),
         prompt_in_use: Some(family),
         builtin: Some(BuiltinStatus {
             file: candidate.path.display().to_string(),
-            found: found.into(),
+            found,
             ollama_name,
             name: info
                 .name
@@ -345,11 +374,10 @@ fn run_pass(
     let status = match result {
         Ok(report) => EmbeddingStatus {
             state: if report.coverage.embedded >= report.coverage.total {
-                "ready"
+                EmbeddingPhase::Ready
             } else {
-                "embedding"
-            }
-            .into(),
+                EmbeddingPhase::Embedding
+            },
             embedded: report.coverage.embedded,
             total: report.coverage.total,
             ..base
@@ -357,7 +385,7 @@ fn run_pass(
         Err(e) => {
             let previous = embedding.status();
             EmbeddingStatus {
-                state: "error".into(),
+                state: EmbeddingPhase::Error,
                 embedded: previous.embedded,
                 total: previous.total,
                 message: Some(format!("{e}. Keyword search works meanwhile.")),
@@ -434,7 +462,10 @@ pub fn prompt_choice(id: Option<&str>) -> CommandResult<Option<PromptFamily>> {
     match id.map(str::trim) {
         None | Some("") | Some("auto") => Ok(None),
         Some(id) => PromptFamily::from_id(id).map(Some).ok_or_else(|| {
-            crate::error::CommandError::new("bad_input", format!("{id:?} is not a prompt family"))
+            crate::error::CommandError::new(
+                ErrorCode::BadInput,
+                format!("{id:?} is not a prompt family"),
+            )
         }),
     }
 }

@@ -1,13 +1,14 @@
 //! What a command failure looks like to the UI: a stable code and a message for people.
 
+use evident_core::ErrorCode;
 use evident_core::problem::Problem;
 use serde::Serialize;
 
 /// A failed command, as the UI receives it.
 #[derive(Debug, Serialize, ts_rs::TS)]
 pub struct CommandError {
-    /// Stable machine-readable code (`bad_input`, `database_corrupt`, `internal` ...).
-    pub code: String,
+    /// What kind of failure, for the window to act on.
+    pub code: ErrorCode,
     /// What happened, in English words for the user.
     pub message: String,
     /// The same as a code, for the window's language: a problem with a file or a model
@@ -25,7 +26,7 @@ impl From<evident_core::Error> for CommandError {
             _ => None,
         };
         Self {
-            code: e.code().to_owned(),
+            code: e.code(),
             message: e.to_string(),
             why,
         }
@@ -34,9 +35,9 @@ impl From<evident_core::Error> for CommandError {
 
 impl CommandError {
     /// An error the shell itself raises.
-    pub fn new(code: &str, message: impl Into<String>) -> Self {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
         Self {
-            code: code.to_owned(),
+            code,
             message: message.into(),
             why: None,
         }

@@ -8,6 +8,7 @@
 //! width asked for, so going back to a citation costs nothing and a file changed on disk
 //! is drawn anew.
 
+use evident_core::ErrorCode;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -77,7 +78,7 @@ pub async fn pdf_page(
         )
         .map_err(|e| match e {
             evident_core::Error::Io { source, .. } => CommandError::new(
-                "io",
+                ErrorCode::Io,
                 format!(
                     "cannot read {}: {source} (was it moved or deleted?)",
                     path.display()
@@ -93,8 +94,8 @@ pub async fn pdf_page(
         if let Some(frame) = state.pages.get(&key) {
             return Ok(tauri::ipc::Response::new(frame.as_ref().clone()));
         }
-        let sandbox =
-            PdfSandbox::current_exe().map_err(|e| CommandError::new("io", e.to_string()))?;
+        let sandbox = PdfSandbox::current_exe()
+            .map_err(|e| CommandError::new(ErrorCode::Io, e.to_string()))?;
         let mut image =
             sandbox
                 .render(&bytes, page, width)
@@ -108,7 +109,10 @@ pub async fn pdf_page(
             image.use_ocr_lines(&state.with_store(|s| s.ocr_lines(id, image.page))?);
         }
         let json = serde_json::to_vec(&image).map_err(|e| {
-            CommandError::new("internal", format!("the page could not be sent ({e})"))
+            CommandError::new(
+                ErrorCode::Internal,
+                format!("the page could not be sent ({e})"),
+            )
         })?;
         let mut frame = Vec::with_capacity(4 + json.len() + image.png.len());
         frame.extend_from_slice(&(json.len() as u32).to_le_bytes());
@@ -119,5 +123,5 @@ pub async fn pdf_page(
         Ok(tauri::ipc::Response::new(frame.as_ref().clone()))
     })
     .await
-    .map_err(|e| CommandError::new("internal", format!("background work failed: {e}")))?
+    .map_err(|e| CommandError::new(ErrorCode::Internal, format!("background work failed: {e}")))?
 }

@@ -16,11 +16,24 @@ use crate::embedding::{ServerCheck, check_with};
 use crate::error::CommandResult;
 use crate::state::AppState;
 
+/// Whether a reranker is in use.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ts_rs::TS)]
+#[serde(rename_all = "snake_case")]
+pub enum RerankPhase {
+    /// None set up.
+    #[default]
+    Off,
+    /// One is set up.
+    On,
+    /// Settings that cannot work.
+    Error,
+}
+
 /// The reranker as the Settings page shows it (never the key).
 #[derive(Debug, Clone, Default, Serialize, ts_rs::TS)]
 pub struct RerankStatus {
-    /// `off` (none set up), `on`, or `error` (settings that cannot work).
-    pub state: String,
+    /// Whether a reranker is in use.
+    pub state: RerankPhase,
     /// The server's base URL.
     pub base_url: Option<String>,
     /// The model name.
@@ -63,7 +76,7 @@ impl RerankState {
             None => (
                 None,
                 RerankStatus {
-                    state: "off".into(),
+                    state: RerankPhase::Off,
                     ..Default::default()
                 },
             ),
@@ -78,14 +91,14 @@ impl RerankState {
                     Ok(server) => (
                         Some(Rerank(Arc::new(server) as Arc<dyn Reranker>)),
                         RerankStatus {
-                            state: "on".into(),
+                            state: RerankPhase::On,
                             ..base
                         },
                     ),
                     Err(e) => (
                         None,
                         RerankStatus {
-                            state: "error".into(),
+                            state: RerankPhase::Error,
                             message: Some(e.to_string()),
                             why: Some(e.problem()),
                             ..base
@@ -110,7 +123,7 @@ pub fn start(app: &AppHandle) {
                 .status
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner) = RerankStatus {
-                state: "error".into(),
+                state: RerankPhase::Error,
                 message: Some(e.to_string()),
                 why: Some(e.problem()),
                 ..Default::default()

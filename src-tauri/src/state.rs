@@ -14,6 +14,7 @@
 //! * A panic in a command poisons nothing: every lock here recovers its data, which is
 //!   only ever idle connections or a place to put them.
 
+use evident_core::ErrorCode;
 use std::path::{Path, PathBuf};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
@@ -141,7 +142,7 @@ impl AppState {
         if let Some(dir) = self.db_path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| {
                 CommandError::new(
-                    "io",
+                    ErrorCode::Io,
                     format!("cannot create the data folder {}: {e}", dir.display()),
                 )
             })?;
@@ -188,7 +189,10 @@ impl AppState {
         }
         match guard.as_mut() {
             Some(user) => Ok(f(user)?),
-            None => Err(CommandError::new("internal", "the history is not open")),
+            None => Err(CommandError::new(
+                ErrorCode::Internal,
+                "the history is not open",
+            )),
         }
     }
 

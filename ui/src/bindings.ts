@@ -3,9 +3,9 @@
 
 export type CommandError = { 
 /**
- * Stable machine-readable code (`bad_input`, `database_corrupt`, `internal` ...).
+ * What kind of failure, for the window to act on.
  */
-code: string, 
+code: ErrorCode, 
 /**
  * What happened, in English words for the user.
  */
@@ -15,6 +15,7 @@ message: string,
  * (`None` for the rest, which the message says).
  */
 why: Problem | null, };
+export type ErrorCode = "io" | "bad_input" | "bad_pdf" | "invalid_config" | "not_found" | "database_corrupt" | "database_too_new" | "rebuild_impossible" | "model_server" | "model_file" | "internal";
 export type AppInfo = { 
 /**
  * The database file.
@@ -458,6 +459,8 @@ a: number,
  * The other passage.
  */
 b: number, } };
+export type Lang = "en" | "zh-CN";
+export type ExportFormat = "markdown" | "html";
 export type Problem = { "code": "unreadable", "params": { 
 /**
  * `not_found`, `permission_denied` or `other`.
@@ -695,9 +698,9 @@ doc_path: string,
  */
 title: string, 
 /**
- * Document format (`markdown`, `text`, `pdf`).
+ * Document format.
  */
-kind: string, 
+kind: DocumentKind, 
 /**
  * Heading path joined with " > ".
  */
@@ -1100,9 +1103,9 @@ page_count: number,
  */
 imported_at: number, 
 /**
- * `indexed` or `indexed_with_warnings`.
+ * How it was indexed.
  */
-status: string, 
+status: DocumentStatus, 
 /**
  * What the user should know about this document (pages without text, repairs).
  */
@@ -1120,6 +1123,7 @@ chunks: number,
  * read): [`DocumentRecord::with_presence`] does.
  */
 missing: boolean, };
+export type DocumentStatus = "indexed" | "indexed_with_warnings";
 export type DocumentView = { 
 /**
  * The document.
@@ -1480,9 +1484,9 @@ asked_at: number,
  */
 question: string, 
 /**
- * `answered`, `uncertain` or `not_found`.
+ * What the answer was (a row of unknown status reads as uncertain).
  */
-status: string, 
+status: Status, 
 /**
  * +1 helpful, -1 not helpful, none yet.
  */
@@ -1563,9 +1567,9 @@ fit: number | null,
 terms_found: number, };
 export type RetrievalInfo = { 
 /**
- * What ranked the passages: `keyword`, `hybrid` or `vector`.
+ * What ranked the passages.
  */
-used: string, 
+used: RankedBy, 
 /**
  * The embedding model, when vectors were used.
  */
@@ -1594,6 +1598,7 @@ rerank_note: Message | null,
  * Milliseconds the reranker took.
  */
 rerank_ms: number, };
+export type RankedBy = "keyword" | "hybrid" | "vector";
 export type RetrievalMode = "hybrid" | "keyword" | "dense";
 export type EmbedOutcome = { 
 /**
@@ -1644,9 +1649,9 @@ embedded: number,
 total: number, };
 export type EmbeddingStatus = { 
 /**
- * `off` (no server set up), `embedding`, `ready` or `error`.
+ * Where embedding stands.
  */
-state: string, 
+state: EmbeddingPhase, 
 /**
  * The server's base URL.
  */
@@ -1695,15 +1700,16 @@ builtin_settings: BuiltinSettings | null,
  * Evident's own models folder (where a user can put a built-in model).
  */
 models_dir: string | null, };
+export type EmbeddingPhase = "off" | "embedding" | "ready" | "error";
 export type BuiltinStatus = { 
 /**
  * The GGUF file.
  */
 file: string, 
 /**
- * Where it was found: `chosen`, `folder` or `ollama`.
+ * Where it was found.
  */
-found: string, 
+found: ModelFound, 
 /**
  * Ollama's `name:tag` for a model found there.
  */
@@ -1732,6 +1738,7 @@ license: string | null,
  * A licence text that travels with it.
  */
 licence_file: string | null, };
+export type ModelFound = "chosen" | "folder" | "ollama";
 export type BuiltinSettings = { 
 /**
  * Whether to look for and run one (on by default; off means keyword search only
@@ -1890,9 +1897,9 @@ message: string | null,
 why: Problem | null, };
 export type RerankStatus = { 
 /**
- * `off` (none set up), `on`, or `error` (settings that cannot work).
+ * Whether a reranker is in use.
  */
-state: string, 
+state: RerankPhase, 
 /**
  * The server's base URL.
  */
@@ -1913,6 +1920,7 @@ message: string | null,
  * The same as a code, for the window's language.
  */
 why: Problem | null, };
+export type RerankPhase = "off" | "on" | "error";
 export type PromptFamily = "none" | "e5" | "e5-instruct" | "embedding-gemma" | "qwen3" | "nomic" | "represent-query" | "bge-zh";
 export type AnswerSettings = { 
 /**

@@ -1,6 +1,8 @@
 // The UI's words in Simplified Chinese and English. The language follows the OS
 // locale unless the user picks one in Settings.
 
+import type { Lang } from "./bindings";
+
 const en = {
   appTitle: "Evident",
   tabAsk: "Ask",
@@ -415,7 +417,8 @@ const zh: Record<Key, string> = {
   rerankOk: "连接正常：{model} 已对测试段落排序。",
 };
 
-export type Lang = "zh-CN" | "en";
+/** The window's languages: the core's own (`message::Lang`), generated. */
+export type { Lang };
 
 let current: Lang = detect();
 

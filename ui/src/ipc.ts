@@ -3,7 +3,6 @@
 
 import { Channel, invoke } from "@tauri-apps/api/core";
 import { listen, type UnlistenFn } from "@tauri-apps/api/event";
-import type { Lang } from "./i18n";
 import type {
   Answer,
   AnswerSettings,
@@ -16,6 +15,8 @@ import type {
   DocumentRecord,
   DocumentView,
   EmbeddingStatus,
+  ExportFormat,
+  Lang,
   HistoryEntry,
   ImportProgress,
   ImportSummary,
@@ -83,10 +84,10 @@ export const ipc = {
   /// One page of a PDF drawn `width` pixels wide, with its text boxes (see `parsePage`).
   pdfPage: (id: number, page: number, width: number) => call<ArrayBuffer>("pdf_page", { id, page, width }),
   openSource: (id: number) => call<null>("open_source", { id }),
-  exportAnswer: (answer: Answer, format: "markdown" | "html", lang: Lang) =>
+  exportAnswer: (answer: Answer, format: ExportFormat, lang: Lang) =>
     call<string>("export_answer", { answer, format, lang }),
   /// Shows the native save dialog (in Rust) and writes the export there; null if cancelled.
-  saveExport: (answer: Answer, format: "markdown" | "html", lang: Lang, title: string) =>
+  saveExport: (answer: Answer, format: ExportFormat, lang: Lang, title: string) =>
     call<string | null>("save_export", { answer, format, lang, title }),
   history: (limit: number) => call<HistoryEntry[]>("history", { limit }),
   historyAnswer: (id: number) => call<Answer>("history_answer", { id }),

@@ -92,7 +92,7 @@ impl Outcomes {
 struct ModeReport {
     mode: String,
     /// What actually ranked (a hybrid run without a ready server is keyword-only).
-    used: String,
+    used: evident_core::search::RankedBy,
     answerable_questions: usize,
     unanswerable_questions: usize,
     hit_at: Vec<(usize, f64)>,
@@ -337,7 +337,7 @@ fn evaluate(
     let mut not_found_answerable = Vec::new();
     let (mut answerable, mut unanswerable) = (Outcomes::default(), Outcomes::default());
     let (mut n_answerable, mut answered_hits) = (0usize, 0usize);
-    let mut used = String::new();
+    let mut used = evident_core::search::RankedBy::default();
     let (mut a_n, mut a_first, mut a_any, mut a_sentences) = (0usize, 0usize, 0usize, 0usize);
     let (mut a_shown, mut a_shown_first, mut u_asked, mut u_shown) =
         (0usize, 0usize, 0usize, 0usize);
@@ -365,7 +365,7 @@ fn evaluate(
             ..SearchOptions::default()
         };
         let result = search(store, &q.question, &aliases, &options)?;
-        used.clone_from(&result.retrieval.used);
+        used = result.retrieval.used;
         latencies.push(result.elapsed_ms - result.retrieval.embed_ms);
         if result.retrieval.embed_ms > 0.0 {
             embed_ms.push(result.retrieval.embed_ms);

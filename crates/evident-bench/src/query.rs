@@ -209,7 +209,7 @@ pub fn run(
         for q in &questions {
             let r = search(&store, &q.question, &aliases, &hybrid)?;
             anyhow::ensure!(
-                r.retrieval.used == "hybrid",
+                r.retrieval.used == evident_core::search::RankedBy::Hybrid,
                 "vectors were not used: {:?}",
                 r.retrieval
             );

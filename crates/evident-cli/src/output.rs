@@ -222,7 +222,9 @@ fn status(doc: &DocumentRecord) -> &'static str {
     match std::fs::metadata(&doc.path) {
         Err(_) => "missing",
         Ok(m) if m.len() as i64 != doc.size_bytes => "changed on disk",
-        Ok(_) if doc.status == "indexed_with_warnings" => "warnings",
+        Ok(_) if doc.status == evident_core::store::DocumentStatus::IndexedWithWarnings => {
+            "warnings"
+        }
         Ok(_) => "indexed",
     }
 }

@@ -140,19 +140,21 @@ impl Error {
     }
 
     /// A short, stable machine-readable code for this error, for JSON output and the UI.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self {
-            Self::Io { .. } => "io",
-            Self::Input { .. } => "bad_input",
-            Self::Pdf { .. } => "bad_pdf",
-            Self::InvalidConfig(_) => "invalid_config",
-            Self::DocumentNotFound(_) => "not_found",
-            Self::DatabaseCorrupt { .. } => "database_corrupt",
-            Self::DatabaseTooNew { .. } => "database_too_new",
-            Self::RebuildImpossible { .. } => "rebuild_impossible",
-            Self::Server(_) => "model_server",
-            Self::Model { .. } => "model_file",
-            Self::Sqlite(_) | Self::Json(_) | Self::Thread(_) | Self::Chunking(_) => "internal",
+            Self::Io { .. } => ErrorCode::Io,
+            Self::Input { .. } => ErrorCode::BadInput,
+            Self::Pdf { .. } => ErrorCode::BadPdf,
+            Self::InvalidConfig(_) => ErrorCode::InvalidConfig,
+            Self::DocumentNotFound(_) => ErrorCode::NotFound,
+            Self::DatabaseCorrupt { .. } => ErrorCode::DatabaseCorrupt,
+            Self::DatabaseTooNew { .. } => ErrorCode::DatabaseTooNew,
+            Self::RebuildImpossible { .. } => ErrorCode::RebuildImpossible,
+            Self::Server(_) => ErrorCode::ModelServer,
+            Self::Model { .. } => ErrorCode::ModelFile,
+            Self::Sqlite(_) | Self::Json(_) | Self::Thread(_) | Self::Chunking(_) => {
+                ErrorCode::Internal
+            }
         }
     }
 
@@ -163,6 +165,55 @@ impl Error {
             Self::Input { why, .. } | Self::Pdf { why, .. } => why.to_string(),
             Self::Model { reason, .. } => reason.clone(),
             other => other.to_string(),
+        }
+    }
+}
+
+/// What kind of failure an [`Error`] is, for a program to act on (the window offers a
+/// rebuild for `database_corrupt`); the words for people are the error's message.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// A file or folder could not be read or written.
+    Io,
+    /// What was given cannot be used (a file of the wrong kind, a bad value).
+    BadInput,
+    /// A PDF could not be read.
+    BadPdf,
+    /// Settings or options that cannot work.
+    InvalidConfig,
+    /// The document or entry asked for is not there.
+    NotFound,
+    /// The database is damaged (a rebuild from the source files repairs it).
+    DatabaseCorrupt,
+    /// The database was written by a newer Evident.
+    DatabaseTooNew,
+    /// A rebuild cannot be done.
+    RebuildImpossible,
+    /// A model server failed.
+    ModelServer,
+    /// A model file cannot be used.
+    ModelFile,
+    /// Evident's own failure.
+    Internal,
+}
+
+impl ErrorCode {
+    /// The JSON name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Io => "io",
+            Self::BadInput => "bad_input",
+            Self::BadPdf => "bad_pdf",
+            Self::InvalidConfig => "invalid_config",
+            Self::NotFound => "not_found",
+            Self::DatabaseCorrupt => "database_corrupt",
+            Self::DatabaseTooNew => "database_too_new",
+            Self::RebuildImpossible => "rebuild_impossible",
+            Self::ModelServer => "model_server",
+            Self::ModelFile => "model_file",
+            Self::Internal => "internal",
         }
     }
 }

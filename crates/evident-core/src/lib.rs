@@ -66,4 +66,4 @@ pub mod user_file;
 pub mod userdata;
 pub mod watch;
 
-pub use error::{Error, Result};
+pub use error::{Error, ErrorCode, Result};

@@ -11,12 +11,15 @@ use serde::{Deserialize, Serialize};
 use crate::problem::Problem;
 
 /// The languages Evident speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum Lang {
     /// English.
     #[default]
+    #[serde(rename = "en")]
     En,
     /// Simplified Chinese.
+    #[serde(rename = "zh-CN", alias = "zh")]
     ZhCn,
 }
 

@@ -75,8 +75,8 @@ pub struct HistoryEntry {
     pub asked_at: i64,
     /// The question.
     pub question: String,
-    /// `answered`, `uncertain` or `not_found`.
-    pub status: String,
+    /// What the answer was (a row of unknown status reads as uncertain).
+    pub status: crate::search::Outcome,
     /// +1 helpful, -1 not helpful, none yet.
     pub feedback: Option<i64>,
 }
@@ -213,11 +213,13 @@ impl UserData {
         )?;
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let rows = stmt.query_map([limit], |r| {
+            let status: String = r.get(3)?;
             Ok(HistoryEntry {
                 id: r.get(0)?,
                 asked_at: r.get(1)?,
                 question: r.get(2)?,
-                status: r.get(3)?,
+                status: crate::search::Outcome::parse(&status)
+                    .unwrap_or(crate::search::Outcome::Uncertain),
                 feedback: r.get(4)?,
             })
         })?;

@@ -75,7 +75,7 @@ fn embeddinggemma_with_its_prompts_answers_the_everyday_question() {
         } else {
             "keyword"
         };
-        assert_eq!(answer.retrieval.used, used);
+        assert_eq!(answer.retrieval.used.as_str(), used);
         let first = answer
             .sentences
             .first()

@@ -5,6 +5,7 @@
 
 mod common;
 
+use evident_core::search::RankedBy;
 use std::sync::Arc;
 
 use evident_core::embed::embed_missing;
@@ -115,7 +116,8 @@ fn each_family_s_prompts_reach_the_server() {
         };
         let result = search(&store, question, &Aliases::builtin(), &options).expect("searches");
         assert_eq!(
-            result.retrieval.used, "hybrid",
+            result.retrieval.used,
+            RankedBy::Hybrid,
             "{model}: {:?}",
             result.retrieval
         );
@@ -238,7 +240,8 @@ fn a_change_of_prompts_re_embeds_and_never_mixes() {
     };
     let result = search(&store, "病假需要什么证明", &Aliases::builtin(), &options).expect("runs");
     assert_eq!(
-        result.retrieval.used, "keyword",
+        result.retrieval.used,
+        RankedBy::Keyword,
         "vectors made with other prompts must not be compared: {:?}",
         result.retrieval
     );
@@ -253,7 +256,7 @@ fn a_change_of_prompts_re_embeds_and_never_mixes() {
         .expect("count");
     assert_eq!(models, 2, "one model per set of prompts");
     let result = search(&store, "病假需要什么证明", &Aliases::builtin(), &options).expect("runs");
-    assert_eq!(result.retrieval.used, "hybrid");
+    assert_eq!(result.retrieval.used, RankedBy::Hybrid);
 
     // Switching back finds the first vectors again: nothing to embed.
     let again = embed_missing(&mut store, auto.as_ref(), &mut |_| true).expect("embeds");

@@ -3,6 +3,7 @@
 //! Nothing here fakes our own code: vectors come from a real model, and are stored in
 //! and read back from the real SQLite.
 
+use evident_core::search::RankedBy;
 use std::sync::Arc;
 
 mod common;
@@ -68,7 +69,12 @@ fn import_embeds_and_search_fuses_keywords_with_meaning() {
     // An everyday question that shares few words with the policy.
     let q = "我花了三万块招待客户，这笔钱要谁批准才能报？";
     let result = search(&store, q, &Aliases::builtin(), &options(&model)).expect("search runs");
-    assert_eq!(result.retrieval.used, "hybrid", "{:?}", result.retrieval);
+    assert_eq!(
+        result.retrieval.used,
+        RankedBy::Hybrid,
+        "{:?}",
+        result.retrieval
+    );
     assert!(
         result.retrieval.note.is_none(),
         "{:?}",
@@ -114,7 +120,8 @@ fn a_different_model_is_detected_and_its_vectors_never_mixed() {
     let b = server(&second.url, "portuguese-multilingual-e5-small-q4");
     let result = search(&store, "报销审批权限", &Aliases::builtin(), &options(&b)).expect("runs");
     assert_eq!(
-        result.retrieval.used, "keyword",
+        result.retrieval.used,
+        RankedBy::Keyword,
         "vectors of another model must not be used"
     );
     let note = result.retrieval.note.unwrap_or_default();
@@ -139,7 +146,7 @@ fn a_different_model_is_detected_and_its_vectors_never_mixed() {
         .expect("count");
     assert_eq!(models, 2, "each model keeps its own vectors");
     let result = search(&store, "报销审批权限", &Aliases::builtin(), &options(&b)).expect("runs");
-    assert_eq!(result.retrieval.used, "hybrid");
+    assert_eq!(result.retrieval.used, RankedBy::Hybrid);
 }
 
 /// A server that calls every model "m" and gives each text a vector seeded by `seed`.
@@ -168,7 +175,7 @@ fn a_model_is_known_by_its_vectors_not_its_name() {
         [a.identity(), b.identity()].map(|i| store.find_model(&i.expect("probe")).expect("query"));
     assert!(ids[0].is_some() && ids[1].is_none(), "{ids:?}");
     let result = search(&store, "报销审批", &Aliases::builtin(), &options(&b)).expect("runs");
-    assert_eq!(result.retrieval.used, "keyword");
+    assert_eq!(result.retrieval.used, RankedBy::Keyword);
     embed_missing(&mut store, b.as_ref(), &mut |_| true).expect("embeds anew");
     let first = store
         .find_model(&a.identity().expect("probe"))
@@ -209,7 +216,7 @@ fn a_server_down_during_import_delays_embedding_and_nothing_else() {
         &options(&down),
     )
     .expect("search still works");
-    assert_eq!(result.retrieval.used, "keyword");
+    assert_eq!(result.retrieval.used, RankedBy::Keyword);
     assert!(
         result
             .retrieval
@@ -252,7 +259,12 @@ fn a_file_not_embedded_yet_is_found_by_keywords_while_the_rest_keep_meaning_sear
     // many are found by keywords only.
     let q = "门禁卡丢了要在多久内报失？";
     let result = search(&store, q, &Aliases::builtin(), &options(&model)).expect("search runs");
-    assert_eq!(result.retrieval.used, "hybrid", "{:?}", result.retrieval);
+    assert_eq!(
+        result.retrieval.used,
+        RankedBy::Hybrid,
+        "{:?}",
+        result.retrieval
+    );
     let Some(evident_core::message::Message::PartlyEmbedded {
         embedded, total, ..
     }) = &result.retrieval.note_code
@@ -331,11 +343,16 @@ fn a_hung_server_is_asked_once_then_remembered_until_it_answers_again() {
     let (store, _) = imported(&dir, Some(Semantic(model.clone() as Arc<dyn Embedder>)));
     let q = "单笔报销超过多少需要分管副总审批？";
     let first = search(&store, q, &Aliases::builtin(), &options(&model)).expect("runs");
-    assert_eq!(first.retrieval.used, "hybrid", "{:?}", first.retrieval);
+    assert_eq!(
+        first.retrieval.used,
+        RankedBy::Hybrid,
+        "{:?}",
+        first.retrieval
+    );
 
     hung.store(true, Ordering::SeqCst);
     let slow = search(&store, q, &Aliases::builtin(), &options(&model)).expect("runs");
-    assert_eq!(slow.retrieval.used, "keyword");
+    assert_eq!(slow.retrieval.used, RankedBy::Keyword);
     let note = slow.retrieval.note.clone().unwrap_or_default();
     assert!(note.contains("did not answer in time"), "{note}");
     let asked = scripted.count();
@@ -343,7 +360,7 @@ fn a_hung_server_is_asked_once_then_remembered_until_it_answers_again() {
     // The next questions do not ask the server: the failure is remembered.
     for _ in 0..3 {
         let fast = search(&store, q, &Aliases::builtin(), &options(&model)).expect("runs");
-        assert_eq!(fast.retrieval.used, "keyword");
+        assert_eq!(fast.retrieval.used, RankedBy::Keyword);
         let note = fast.retrieval.note.clone().unwrap_or_default();
         assert!(note.contains("not asked again"), "{note}");
         assert_eq!(fast.status, Outcome::Answered, "keywords still answer it");
@@ -359,12 +376,17 @@ fn a_hung_server_is_asked_once_then_remembered_until_it_answers_again() {
     let started = Instant::now();
     let back = loop {
         let r = search(&store, q, &Aliases::builtin(), &options(&model)).expect("runs");
-        if r.retrieval.used == "hybrid" || started.elapsed() > Duration::from_secs(40) {
+        if r.retrieval.used == RankedBy::Hybrid || started.elapsed() > Duration::from_secs(40) {
             break r;
         }
         std::thread::sleep(Duration::from_millis(200));
     };
-    assert_eq!(back.retrieval.used, "hybrid", "{:?}", back.retrieval);
+    assert_eq!(
+        back.retrieval.used,
+        RankedBy::Hybrid,
+        "{:?}",
+        back.retrieval
+    );
 }
 
 #[test]
@@ -379,7 +401,7 @@ fn no_server_means_keyword_search_that_says_so() {
         &SearchOptions::default(),
     )
     .expect("runs");
-    assert_eq!(result.retrieval.used, "keyword");
+    assert_eq!(result.retrieval.used, RankedBy::Keyword);
     assert!(
         result
             .retrieval
@@ -511,7 +533,7 @@ fn a_connection_sees_vectors_that_another_connection_embedded() {
     assert!(empty.passages.is_empty());
     drop(imported(&dir, None));
     let before = search(&reader, q, &Aliases::builtin(), &options(&model)).expect("runs");
-    assert_eq!(before.retrieval.used, "keyword");
+    assert_eq!(before.retrieval.used, RankedBy::Keyword);
     let mut writer = Store::open(&dir.path().join("db.sqlite3")).expect("second connection");
     let mut steps = 0;
     embed_missing(&mut writer, model.as_ref(), &mut |p| {
@@ -519,11 +541,21 @@ fn a_connection_sees_vectors_that_another_connection_embedded() {
         if steps == 2 && p.embedded < p.total {
             // A question asked halfway through sees a partial index: keyword only.
             let midway = search(&reader, q, &Aliases::builtin(), &options(&model)).expect("runs");
-            assert_eq!(midway.retrieval.used, "keyword", "{:?}", midway.retrieval);
+            assert_eq!(
+                midway.retrieval.used,
+                RankedBy::Keyword,
+                "{:?}",
+                midway.retrieval
+            );
         }
         true
     })
     .expect("embeds");
     let after = search(&reader, q, &Aliases::builtin(), &options(&model)).expect("runs");
-    assert_eq!(after.retrieval.used, "hybrid", "{:?}", after.retrieval);
+    assert_eq!(
+        after.retrieval.used,
+        RankedBy::Hybrid,
+        "{:?}",
+        after.retrieval
+    );
 }

@@ -122,6 +122,44 @@ fn md_escape(s: &str) -> String {
 }
 
 /// The answer as Markdown, its own words in `lang`.
+/// The formats an answer is exported in.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ExportFormat {
+    /// Markdown: the answer, its verdicts and the quoted sources.
+    Markdown,
+    /// A standalone HTML page of the same.
+    Html,
+}
+
+impl ExportFormat {
+    /// The answer in this format, worded in `lang`.
+    pub fn export(self, a: &Answer, lang: Lang) -> String {
+        match self {
+            Self::Markdown => to_markdown(a, lang),
+            Self::Html => to_html(a, lang),
+        }
+    }
+
+    /// The file extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Self::Markdown => "md",
+            Self::Html => "html",
+        }
+    }
+
+    /// The format's name, for a file dialog's filter.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Markdown => "Markdown",
+            Self::Html => "HTML",
+        }
+    }
+}
+
+/// The answer as Markdown.
 pub fn to_markdown(a: &Answer, lang: Lang) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# {}\n", md_escape(&a.question));
@@ -344,7 +382,7 @@ mod tests {
                 doc_id: 1,
                 doc_path: "/p/制度.md".into(),
                 title: "制度".into(),
-                kind: "markdown".into(),
+                kind: crate::extract::DocumentKind::Markdown,
                 heading: "第二章".into(),
                 page_start: 1,
                 page_end: 1,

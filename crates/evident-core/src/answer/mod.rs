@@ -67,8 +67,8 @@ pub struct Source {
     pub doc_path: PathBuf,
     /// Document title.
     pub title: String,
-    /// Document format (`markdown`, `text`, `pdf`).
-    pub kind: String,
+    /// Document format.
+    pub kind: crate::extract::DocumentKind,
     /// Heading path joined with " > ".
     pub heading: String,
     /// First page.
@@ -104,7 +104,7 @@ impl Source {
             doc_id: p.doc_id,
             doc_path: p.doc_path.clone(),
             title: p.title.clone(),
-            kind: p.kind.as_str().to_owned(),
+            kind: p.kind,
             heading: heading_path(&p.title, &p.heading_path),
             page_start: p.page_start,
             page_end: p.page_end,
@@ -341,7 +341,7 @@ fn extractive(r: Retrieved, question: &str, options: &AskOptions) -> Answer {
         .model
         .as_deref()
         .unwrap_or_else(|| crate::search::learned::Model::builtin());
-    let vectors = result.retrieval.used != "keyword";
+    let vectors = result.retrieval.used != crate::search::RankedBy::Keyword;
     let drafted = compose::compose(&result.sentences, &ctx.included, model.follow_up(vectors));
     notes.extend(drafted.notes);
     // The quotes are the documents' own text, brackets and all: their citations are

@@ -268,12 +268,43 @@ pub struct SearchResult {
     pub elapsed_ms: f64,
 }
 
+/// What ranked a search's passages.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RankedBy {
+    /// Keywords alone (no model, or keyword search asked for).
+    #[default]
+    Keyword,
+    /// Keywords and vectors, fused.
+    Hybrid,
+    /// Vectors alone (for evaluation).
+    Vector,
+}
+
+impl RankedBy {
+    /// The JSON name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Keyword => "keyword",
+            Self::Hybrid => "hybrid",
+            Self::Vector => "vector",
+        }
+    }
+}
+
+impl std::fmt::Display for RankedBy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// How the vector side was used in a search, and why not when it was not.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Default, Serialize, serde::Deserialize)]
 pub struct RetrievalInfo {
-    /// What ranked the passages: `keyword`, `hybrid` or `vector`.
-    pub used: String,
+    /// What ranked the passages.
+    pub used: RankedBy,
     /// The embedding model, when vectors were used.
     pub model: Option<String>,
     /// Why search was keyword-only, in English words.
@@ -305,7 +336,7 @@ pub fn search(
     let started = Instant::now();
     let query = Query::analyse(question, aliases);
     let mut info = RetrievalInfo {
-        used: "keyword".into(),
+        used: RankedBy::Keyword,
         ..Default::default()
     };
     let finish = |query: Query, info: RetrievalInfo, reason: Message| SearchResult {
@@ -391,11 +422,10 @@ pub fn search(
         }
         Some(ready) => {
             info.used = if options.mode == RetrievalMode::Dense {
-                "vector"
+                RankedBy::Vector
             } else {
-                "hybrid"
-            }
-            .into();
+                RankedBy::Hybrid
+            };
             info.model = Some(ready.model.clone());
             info.embed_ms = ready.embed_ms;
             if ready.missing > 0 {

@@ -47,6 +47,13 @@ impl Outcome {
             Self::NotFound => "not_found",
         }
     }
+
+    /// The outcome a stored name stands for.
+    pub fn parse(name: &str) -> Option<Self> {
+        [Self::Answered, Self::Uncertain, Self::NotFound]
+            .into_iter()
+            .find(|o| o.as_str() == name)
+    }
 }
 
 /// The signals the outcome is decided from.

@@ -11,6 +11,36 @@ use crate::chunk::{CHUNKER_VERSION, Chunk};
 use crate::extract::{DocumentKind, Extracted};
 use crate::{Error, Result};
 
+/// How a document was indexed.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum DocumentStatus {
+    /// Read whole.
+    Indexed,
+    /// Read, with something the user should know ([`DocumentRecord::warnings`]).
+    IndexedWithWarnings,
+}
+
+impl DocumentStatus {
+    /// The name stored in the database (and sent as JSON).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Indexed => "indexed",
+            Self::IndexedWithWarnings => "indexed_with_warnings",
+        }
+    }
+
+    /// The status a stored name stands for (an unknown one: indexed).
+    fn parse(stored: &str) -> Self {
+        if stored == Self::IndexedWithWarnings.as_str() {
+            Self::IndexedWithWarnings
+        } else {
+            Self::Indexed
+        }
+    }
+}
+
 /// A stored document, with its chunk count.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -34,8 +64,8 @@ pub struct DocumentRecord {
     pub page_count: i64,
     /// Import time (Unix seconds).
     pub imported_at: i64,
-    /// `indexed` or `indexed_with_warnings`.
-    pub status: String,
+    /// How it was indexed.
+    pub status: DocumentStatus,
     /// What the user should know about this document (pages without text, repairs).
     pub warnings: Vec<String>,
     /// Chunker version that made its chunks.
@@ -160,6 +190,7 @@ const COLUMNS: &str =
 fn record(row: &Row<'_>) -> rusqlite::Result<DocumentRecord> {
     let kind: String = row.get(2)?;
     let warnings: String = row.get(10)?;
+    let status: String = row.get(9)?;
     Ok(DocumentRecord {
         id: row.get(0)?,
         path: crate::paths::from_columns(row.get(1)?, row.get(13)?),
@@ -170,7 +201,7 @@ fn record(row: &Row<'_>) -> rusqlite::Result<DocumentRecord> {
         mtime: row.get(6)?,
         page_count: row.get(7)?,
         imported_at: row.get(8)?,
-        status: row.get(9)?,
+        status: DocumentStatus::parse(&status),
         warnings: serde_json::from_str(&warnings).unwrap_or_default(),
         chunker_version: row.get(11)?,
         chunks: row.get(12)?,
@@ -433,10 +464,11 @@ fn insert_document(
         chunk_columns,
     } = doc;
     let status = if ex.warnings.is_empty() {
-        "indexed"
+        DocumentStatus::Indexed
     } else {
-        "indexed_with_warnings"
-    };
+        DocumentStatus::IndexedWithWarnings
+    }
+    .as_str();
     let (path, path_raw) = crate::paths::to_columns(&source.path);
     tx.prepare_cached("DELETE FROM documents WHERE path = ?1 AND path_raw IS ?2")?
         .execute(params![&path, &path_raw])?;

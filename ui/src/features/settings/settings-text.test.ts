@@ -51,7 +51,7 @@ describe("settings wording", () => {
     setLang("en");
     const gemma = {
       file: "/m/embeddinggemma-300m-q8_0.gguf",
-      found: "folder",
+      found: "folder" as const,
       ollama_name: null,
       name: "embeddinggemma-300m",
       architecture: "gemma-embedding",

@@ -37,7 +37,7 @@ function view(id: number, text: string): DocumentView {
       mtime: null,
       page_count: 1,
       imported_at: 0,
-      status: "ok",
+      status: "indexed",
       warnings: [],
       chunker_version: 1,
       chunks: 1,
