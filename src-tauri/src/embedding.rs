@@ -106,6 +106,10 @@ pub struct BuiltinStatus {
     pub license: Option<String>,
     /// A licence text that travels with it.
     pub licence_file: Option<String>,
+    /// What this system could not enforce on the model's worker (Landlock's status,
+    /// seccomp), when it could not confine it fully; `None` when it could, or before
+    /// the worker first ran.
+    pub unconfined: Option<String>,
 }
 
 /// The embeddings side of the app's state.
@@ -308,6 +312,7 @@ fn use_builtin(app: &AppHandle, settings: BuiltinSettings, generation: u64) {
                 .licence_file
                 .as_ref()
                 .map(|p| p.display().to_string()),
+            unconfined: None,
         }),
         models_dir: Some(models_dir),
         builtin_settings: Some(settings.clone()),
@@ -323,6 +328,20 @@ fn use_builtin(app: &AppHandle, settings: BuiltinSettings, generation: u64) {
         .lock()
         .unwrap_or_else(PoisonError::into_inner) = Some(Semantic(model.clone()));
     embedding.set_status(app, base.clone());
+    // The worker starts (the pass needs it first thing), and says how it is confined.
+    let mut base = base;
+    if evident_core::model::Embedder::identity(model.as_ref()).is_ok()
+        && current()
+        && let (Some(c), Some(b)) = (model.confinement(), base.builtin.as_mut())
+        && !(c.landlock == "fully enforced" && c.seccomp)
+    {
+        b.unconfined = Some(format!(
+            "Landlock {}, seccomp {}",
+            c.landlock,
+            if c.seccomp { "on" } else { "off" }
+        ));
+        embedding.set_status(app, base.clone());
+    }
     run_pass(app, &state.db_path, model.as_ref(), generation, base);
 }
 

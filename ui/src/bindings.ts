@@ -1737,7 +1737,13 @@ license: string | null,
 /**
  * A licence text that travels with it.
  */
-licence_file: string | null, };
+licence_file: string | null, 
+/**
+ * What this system could not enforce on the model's worker (Landlock's status,
+ * seccomp), when it could not confine it fully; `None` when it could, or before
+ * the worker first ran.
+ */
+unconfined: string | null, };
 export type ModelFound = "chosen" | "folder" | "ollama";
 export type BuiltinSettings = { 
 /**

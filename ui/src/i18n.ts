@@ -163,6 +163,8 @@ const en = {
   builtinFoundChosen: "as the file you chose",
   builtinFoundFolder: "in Evident's models folder",
   builtinFoundOllama: "among Ollama's models ({name})",
+  builtinUnconfined:
+    "This system could not fully confine the model's worker ({what}): it runs with fewer walls than Evident asks for.",
   builtinNone: "No built-in model found. Put a GGUF embedding model (EmbeddingGemma, bge-m3, multilingual-e5 …) in {dir}, or choose a file.",
   builtinOff: "Not used: keyword search only while no server is set up.",
   builtinChoose: "Choose a model file…",
@@ -370,6 +372,7 @@ const zh: Record<Key, string> = {
   builtinFoundChosen: "你选择的文件",
   builtinFoundFolder: "Evident 的模型文件夹",
   builtinFoundOllama: "Ollama 已下载的模型（{name}）",
+  builtinUnconfined: "本系统无法完全隔离运行模型的子进程（{what}）：它受到的限制少于 Evident 的要求。",
   builtinNone: "未找到内置模型。请把 GGUF 嵌入模型（EmbeddingGemma、bge-m3、multilingual-e5 等）放入 {dir}，或选择一个文件。",
   builtinOff: "未使用：未设置服务器时仅做关键词检索。",
   builtinChoose: "选择模型文件…",

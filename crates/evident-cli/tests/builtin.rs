@@ -190,6 +190,35 @@ fn a_damaged_or_foreign_gguf_is_refused_with_the_reason_and_keyword_search_goes_
     );
 }
 
+/// The probe test of the embeddings worker's confinement: the real worker, with the
+/// real model loaded, tries what a hostile GGUF would. It may read its model and
+/// nothing else, connect nowhere (a port that listens, on loopback) and run nothing;
+/// and it still embeds.
+#[test]
+fn the_embeddings_worker_reads_only_its_model_connects_nowhere_and_runs_nothing() {
+    use evident_core::model::builtin::BuiltinModel;
+    use evident_core::model::{Embedder, InputKind, Text};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let port = listener.local_addr().expect("its address").port();
+    let model = BuiltinModel::new(gemma(), bin());
+    let probe = model.probe(port).expect("the worker probes");
+    assert_eq!(probe.confinement.landlock, "fully enforced", "{probe:?}");
+    assert!(probe.confinement.seccomp, "{probe:?}");
+    assert_eq!(probe.attempts.len(), 4, "{probe:?}");
+    for (what, worked) in &probe.attempts {
+        assert!(
+            !worked,
+            "the confined embeddings worker could {what}: {probe:?}"
+        );
+    }
+    assert_eq!(model.confinement(), Some(probe.confinement.clone()));
+    let vectors = model
+        .embed(&[Text::from("年假有几天？")], InputKind::Query)
+        .expect("the confined worker still embeds");
+    assert_eq!(vectors.len(), 1);
+    assert_eq!(vectors[0].len(), 768);
+}
+
 #[test]
 fn meaning_search_runs_on_the_built_in_model_with_no_server_and_its_vectors_are_its_own() {
     let p = places();

@@ -32,8 +32,34 @@ const MAX_TOKENS: u32 = 512;
 /// Runs the worker and exits if this process was started as one; returns otherwise.
 /// Call it first thing in `main`.
 pub fn run_worker_if_requested() {
-    if std::env::args().nth(1).as_deref() == Some(WORKER_FLAG) {
-        let code = match serve(std::io::stdin().lock(), std::io::stdout().lock()) {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if args.get(1).is_some_and(|a| a == WORKER_FLAG) {
+        // The one file this worker may read, and its address space, as the parent says;
+        // confined before llama.cpp starts, so a hostile file meets a closed process.
+        let model = args.get(2).map(std::path::PathBuf::from);
+        let memory = args
+            .get(3)
+            .and_then(|m| m.to_str()?.parse::<u64>().ok())
+            .unwrap_or(4 << 30);
+        let confinement = match &model {
+            Some(model) => match evident_worker::confine::confine_model(memory, model) {
+                Ok(confinement) => confinement,
+                Err(why) => {
+                    eprintln!("embeddings worker: {why}");
+                    std::process::exit(1);
+                }
+            },
+            None => {
+                eprintln!("embeddings worker: no model file was named");
+                std::process::exit(1);
+            }
+        };
+        let served = serve(
+            std::io::stdin().lock(),
+            std::io::stdout().lock(),
+            &confinement,
+        );
+        let code = match served {
             Ok(()) => 0,
             Err(e) => {
                 eprintln!("embeddings worker: {e}");
@@ -52,7 +78,11 @@ struct Loaded {
 }
 
 /// Answers requests until stdin closes.
-fn serve(input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
+fn serve(
+    input: impl BufRead,
+    mut output: impl Write,
+    confinement: &evident_worker::confine::Confinement,
+) -> std::io::Result<()> {
     let mut backend = LlamaBackend::init().map_err(std::io::Error::other)?;
     backend.void_logs();
     let mut loaded: Option<Loaded> = None;
@@ -70,10 +100,16 @@ fn serve(input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
             Ok(Request::Load { path, threads }) => match load(&backend, &path, threads) {
                 Ok((model, info)) => {
                     loaded = Some(model);
-                    Reply::Loaded(info)
+                    Reply::Loaded {
+                        info,
+                        confinement: confinement.clone(),
+                    }
                 }
                 Err(e) => Reply::Failed(e),
             },
+            Ok(Request::Probe { port }) => {
+                Reply::Probed(evident_worker::confine::probe(confinement.clone(), port))
+            }
             Ok(Request::Embed { texts }) => match loaded.as_mut() {
                 Some(l) => texts
                     .iter()

@@ -81,12 +81,14 @@ export function builtinText(s: EmbeddingStatus): string {
   if (!b) return "";
   const mb = Math.round(b.size / 1e6);
   const details = [b.architecture, b.size_label, `${mb} MB`].filter(Boolean).join(", ");
-  return t("builtinInUse", {
+  const line = t("builtinInUse", {
     name: b.name,
     details,
     found: foundText(b),
     license: b.license ?? t("licenceUnknown"),
   });
+  // Said when this system's kernel could not confine the model's worker fully.
+  return b.unconfined ? `${line} ${t("builtinUnconfined", { what: b.unconfined })}` : line;
 }
 
 export class EmbeddingsSection {

@@ -59,9 +59,14 @@ describe("settings wording", () => {
       size_label: "300M",
       license: "gemma",
       licence_file: null,
+      unconfined: null,
     };
     expect(builtinText(status({ base_url: null, builtin: gemma }))).toBe(
       "embeddinggemma-300m (gemma-embedding, 300M, 334 MB), found in Evident's models folder. Licence: gemma.",
+    );
+    // A kernel that could not confine the worker fully is said, with what it lacked.
+    expect(builtinText(status({ base_url: null, builtin: { ...gemma, unconfined: "Landlock not enforced, seccomp on" } }))).toContain(
+      "could not fully confine the model's worker (Landlock not enforced, seccomp on)",
     );
     expect(builtinText(status({ base_url: null, builtin: { ...gemma, found: "ollama", ollama_name: "embeddinggemma:latest", license: null } }))).toContain(
       "among Ollama's models (embeddinggemma:latest). Licence: not stated in the file.",

@@ -2,7 +2,7 @@
 //! into one document text with exact page spans.
 
 pub mod clean;
-pub mod confine;
+pub use evident_worker::confine;
 pub mod deskew;
 mod forms;
 #[cfg(feature = "testing")]

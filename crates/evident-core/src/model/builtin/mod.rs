@@ -33,6 +33,7 @@ use std::time::{Duration, Instant};
 use self::protocol::{Described, GgufInfo, Reply, Request, WORKER_FLAG};
 use super::{Embedder, InputKind, ModelIdentity, PROBE_TEXT, PromptFamily, Text, vector};
 use crate::{Error, Result};
+use evident_worker::confine::{Confinement, Probe};
 
 /// How long the worker may sit idle before it is ended (and its memory returned).
 pub const IDLE_LIMIT: Duration = Duration::from_secs(180);
@@ -57,9 +58,11 @@ struct Running {
 }
 
 impl Running {
-    /// Starts `worker` (an Evident executable) as an embeddings worker; `who` names it
-    /// in errors ("the embeddings worker", "the model reader").
-    fn spawn(worker: &Path, who: &str) -> std::result::Result<Self, String> {
+    /// Starts `worker` (an Evident executable) as the embeddings worker of `model`,
+    /// which confines itself to reading that one file ([`worker_memory`] of address
+    /// space, no network, nothing executed) before it reads a byte of it; `who` names
+    /// it in errors. Its environment is empty and its working folder is `/`.
+    fn spawn(worker: &Path, model: &Path, who: &str) -> std::result::Result<Self, String> {
         if let Some(missing) = missing_instructions() {
             return Err(format!(
                 "this processor lacks {missing}, which the built-in model's llama.cpp is \
@@ -67,8 +70,15 @@ impl Running {
                  search needs an embeddings server on this computer"
             ));
         }
+        let size = std::fs::metadata(model)
+            .map_err(|e| format!("{}: {e}", model.display()))?
+            .len();
         let mut child = Command::new(worker)
             .arg(WORKER_FLAG)
+            .arg(model)
+            .arg(worker_memory(size).to_string())
+            .env_clear()
+            .current_dir("/")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -112,6 +122,14 @@ impl Running {
             last_used: Instant::now(),
         })
     }
+}
+
+/// The address space an embeddings worker may use for a model file of `size` bytes:
+/// the file (llama.cpp maps it whole), its context and compute buffers, the threads'
+/// stacks and allocator arenas. 2 GiB over the file is ample for any context Evident
+/// makes (512 tokens) and still stops a file that makes llama.cpp allocate without end.
+pub fn worker_memory(size: u64) -> u64 {
+    size.saturating_add(2 << 30)
 }
 
 /// The instructions the worker's llama.cpp is compiled for (`.cargo/config.toml`) that
@@ -170,6 +188,7 @@ pub struct BuiltinModel {
     reply_limit: Duration,
     slot: Arc<Mutex<Option<Running>>>,
     info: Mutex<Option<GgufInfo>>,
+    confinement: Mutex<Option<Confinement>>,
     identity: Mutex<Option<ModelIdentity>>,
     family: Mutex<Option<PromptFamily>>,
 }
@@ -194,6 +213,7 @@ impl BuiltinModel {
             reply_limit: REPLY_LIMIT,
             slot: Arc::new(Mutex::new(None)),
             info: Mutex::new(None),
+            confinement: Mutex::new(None),
             identity: Mutex::new(None),
             family: Mutex::new(None),
         }
@@ -226,6 +246,22 @@ impl BuiltinModel {
     /// What the file's header says, once the model has been loaded.
     pub fn info(&self) -> Option<GgufInfo> {
         lock(&self.info).clone()
+    }
+
+    /// What the worker's confinement enforced, once it has loaded the model (Settings
+    /// says when the kernel could not confine it fully).
+    pub fn confinement(&self) -> Option<Confinement> {
+        lock(&self.confinement).clone()
+    }
+
+    /// Starts the worker if needed and has it try what a hostile model file would: read
+    /// another file, write one, connect to `port` on loopback, run a program. For the
+    /// probe tests: in a confined worker, each attempt fails.
+    pub fn probe(&self, port: u16) -> Result<Probe> {
+        match self.request(&Request::Probe { port })? {
+            Reply::Probed(probe) => Ok(probe),
+            other => Err(self.model_error(format!("the worker answered {other:?}"))),
+        }
     }
 
     /// Whether the worker is running now.
@@ -270,7 +306,7 @@ impl BuiltinModel {
                 header.architecture
             )));
         }
-        let mut running = Running::spawn(&self.worker, "the embeddings worker")
+        let mut running = Running::spawn(&self.worker, &self.path, "the embeddings worker")
             .map_err(|why| self.model_error(why))?;
         let reply = exchange(
             &mut running,
@@ -282,8 +318,9 @@ impl BuiltinModel {
         )
         .map_err(|broken| self.model_error(broken.reason()))?;
         match reply {
-            Reply::Loaded(info) => {
+            Reply::Loaded { info, confinement } => {
                 *lock(&self.info) = Some(info);
+                *lock(&self.confinement) = Some(confinement);
                 Ok(running)
             }
             Reply::Failed(why) => Err(self.model_error(why)),

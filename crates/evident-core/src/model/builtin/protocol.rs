@@ -7,6 +7,7 @@
 
 use std::path::PathBuf;
 
+use evident_worker::confine::{Confinement, Probe};
 use serde::{Deserialize, Serialize};
 
 /// The command-line flag that turns an Evident executable into an embeddings worker.
@@ -28,14 +29,27 @@ pub enum Request {
         /// The texts.
         texts: Vec<String>,
     },
+    /// Try what a hostile model file would (read another file, write one, connect to
+    /// `port` on loopback, run a program) and say what worked: for tests.
+    Probe {
+        /// A port something listens on.
+        port: u16,
+    },
 }
 
 /// The worker's answer to one request.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "snake_case")]
 pub enum Reply {
-    /// The model of a [`Request::Load`] is loaded.
-    Loaded(GgufInfo),
+    /// The model of a [`Request::Load`] is loaded, by a worker confined thus.
+    Loaded {
+        /// The model's header.
+        info: GgufInfo,
+        /// What the worker's confinement enforces.
+        confinement: Confinement,
+    },
+    /// What a [`Request::Probe`] could do.
+    Probed(Probe),
     /// One raw (not normalised) vector per text of a [`Request::Embed`], in order.
     Vectors(Vec<Vec<f32>>),
     /// The request failed; the words are for the user.

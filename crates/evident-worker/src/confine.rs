@@ -1,21 +1,22 @@
-//! What a PDF worker may still do once it runs: read its stdin, write its stdout, use
-//! memory and CPU time up to its limits. Nothing else.
+//! What a worker may still do once it runs, by kind. In order, before its input is read:
 //!
-//! The worker parses files from anywhere, so a parser bug must not become a way into
-//! the user's files or network. In order, before the input is read:
-//!
-//! 1. Resource limits (all checked; a limit that cannot be set fails the file): address
-//!    space and CPU time as asked, no file writes of any size (`RLIMIT_FSIZE` 0), no core
-//!    dumps, few open files.
-//! 2. Landlock (Linux 5.13+): no file system access (but reading the few font files the
-//!    parent names, which a page drawn for the viewer may need), no TCP bind or connect,
-//!    no signals or abstract sockets out of the sandbox. Best effort: an older kernel
-//!    enforces what it knows, and [`Confinement`] says what that was.
+//! 1. Resource limits (all checked; a limit that cannot be set fails the work): address
+//!    space, CPU time (not for the model, which lives across many requests), no file
+//!    writes of any size (`RLIMIT_FSIZE` 0), no core dumps, few open files.
+//! 2. Landlock (Linux 5.13+): no file system access but what the kind needs, no TCP
+//!    bind or connect, no signals or abstract sockets out of the sandbox. Best effort:
+//!    an older kernel enforces what it knows, and [`Confinement`] says what that was.
 //! 3. seccomp: creating sockets, executing programs and tracing other processes fail
-//!    with `EPERM`.
+//!    with `EPERM` (the OCR step may execute, once, the one program Landlock allows).
 //!
-//! The parent adds an empty environment and a fresh empty working folder
-//! ([`super::sandbox`]).
+//! The kinds:
+//! - [`confine`]: the PDF reader reads nothing but the font files the parent names
+//!   (a page drawn for the viewer may need them).
+//! - [`confine_to_run`]: the OCR step reads the system's programs and data and
+//!   becomes exactly one program (Tesseract).
+//! - [`confine_model`]: the embeddings worker reads exactly one file, its model.
+//!
+//! The parent adds an empty environment and a working folder that holds nothing.
 
 use serde::{Deserialize, Serialize};
 
@@ -37,9 +38,20 @@ pub fn confine(
     cpu_seconds: u64,
     readable: &[std::path::PathBuf],
 ) -> Result<Confinement, String> {
-    limits(memory_bytes, cpu_seconds)?;
+    limits(memory_bytes, Some(cpu_seconds))?;
     Ok(Confinement {
         landlock: landlock(readable, &[], None),
+        seccomp: seccomp(false),
+    })
+}
+
+/// The confinement of the embeddings worker: it may read `model` and nothing else, has
+/// no network and executes nothing, within `memory_bytes` of address space (sized by
+/// the caller to the model). No CPU limit: it serves many requests over its life.
+pub fn confine_model(memory_bytes: u64, model: &std::path::Path) -> Result<Confinement, String> {
+    limits(memory_bytes, None)?;
+    Ok(Confinement {
+        landlock: landlock(&[model.to_owned()], &[], None),
         seccomp: seccomp(false),
     })
 }
@@ -54,22 +66,23 @@ pub fn confine_to_run(
     read_trees: &[std::path::PathBuf],
     program: &std::path::Path,
 ) -> Result<Confinement, String> {
-    limits(memory_bytes, cpu_seconds)?;
+    limits(memory_bytes, Some(cpu_seconds))?;
     Ok(Confinement {
         landlock: landlock(&[], read_trees, Some(program)),
         seccomp: seccomp(true),
     })
 }
 
-fn limits(memory_bytes: u64, cpu_seconds: u64) -> Result<(), String> {
+fn limits(memory_bytes: u64, cpu_seconds: Option<u64>) -> Result<(), String> {
     use rlimit::Resource;
     let set = |what: &str, resource: Resource, soft: u64, hard: u64| {
-        rlimit::setrlimit(resource, soft, hard).map_err(|e| {
-            format!("could not limit the PDF reader's {what} ({e}); the file was not read")
-        })
+        rlimit::setrlimit(resource, soft, hard)
+            .map_err(|e| format!("could not limit the worker's {what} ({e}); nothing was read"))
     };
     set("memory", Resource::AS, memory_bytes, memory_bytes)?;
-    set("CPU time", Resource::CPU, cpu_seconds + 1, cpu_seconds + 2)?;
+    if let Some(cpu_seconds) = cpu_seconds {
+        set("CPU time", Resource::CPU, cpu_seconds + 1, cpu_seconds + 2)?;
+    }
     set("file writes", Resource::FSIZE, 0, 0)?;
     set("core dumps", Resource::CORE, 0, 0)?;
     set("open files", Resource::NOFILE, 32, 32)?;
@@ -188,8 +201,7 @@ fn seccomp(_may_exec: bool) -> bool {
     false
 }
 
-/// What a confined worker could still do, tried for real (the worker's test mode).
-#[cfg(feature = "testing")]
+/// What a confined worker could still do, tried for real (the probe a test asks for).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Probe {
     /// What was enforced.
@@ -199,15 +211,14 @@ pub struct Probe {
 }
 
 /// Tries what a hostile file would: read a file, write one, open a TCP connection to
-/// `port` on loopback, and run a program.
-#[cfg(feature = "testing")]
+/// `port` on loopback, and run a program. Every attempt must fail in a confined worker.
 pub fn probe(confinement: Confinement, port: u16) -> Probe {
     let mut attempts = Vec::new();
     let read = std::fs::read("/etc/hostname")
         .or_else(|_| std::fs::read("/proc/self/status"))
         .is_ok();
     attempts.push(("read a file".to_owned(), read));
-    let write = std::fs::write("probe.txt", b"written by a PDF").is_ok();
+    let write = std::fs::write("probe.txt", b"written by a hostile file").is_ok();
     attempts.push(("write a file".to_owned(), write));
     let connect = std::net::TcpStream::connect(("127.0.0.1", port)).is_ok();
     attempts.push(("open a TCP connection".to_owned(), connect));
