@@ -344,7 +344,22 @@ impl Importer {
             batch.flush(store, observer, &mut reports);
             Ok(())
         })?;
-        let embedding = self.options.semantic.as_ref().map(|semantic| {
+        let embedding = self.embed_imported(store, observer);
+        Ok(ImportSummary {
+            files: reports,
+            elapsed_ms: started.elapsed().as_millis(),
+            embedding,
+        })
+    }
+
+    /// With a model set up, embeds what was imported (a server that is down fails only
+    /// this step: the documents stay imported and keyword search works).
+    fn embed_imported(
+        &self,
+        store: &mut Store,
+        observer: &mut dyn FnMut(ImportEvent<'_>),
+    ) -> Option<EmbedOutcome> {
+        self.options.semantic.as_ref().map(|semantic| {
             let server = semantic.0.as_ref();
             let mut report = |p| {
                 observer(ImportEvent::Embedding(p));
@@ -362,11 +377,6 @@ impl Importer {
                     )),
                 },
             }
-        });
-        Ok(ImportSummary {
-            files: reports,
-            elapsed_ms: started.elapsed().as_millis(),
-            embedding,
         })
     }
 

@@ -311,35 +311,13 @@ impl Syncer {
         }
         // Renames: a new file with the exact bytes of one that vanished.
         if !gone.is_empty() {
-            let mut by_sha: HashMap<&str, usize> = HashMap::new();
-            for (i, d) in gone.iter().enumerate() {
-                by_sha.entry(d.sha256.as_str()).or_insert(i);
-            }
-            let mut moved = HashSet::new();
-            for file in new_files.drain(..) {
-                let sha = read_capped(
-                    file.as_path(),
-                    limits::MAX_PDF_BYTES,
-                    crate::problem::Limited::Pdf,
-                )
-                .ok()
-                .map(|b| sha256_hex(&b));
-                match sha.as_deref().and_then(|s| by_sha.remove(s)) {
-                    Some(i) => {
-                        let doc = gone[i];
-                        let mtime = Stamp::of(&file).and_then(|s| s.unix_secs());
-                        store.move_document(doc.id, &file, mtime)?;
-                        changes.push(Change::Renamed {
-                            from: doc.path.clone(),
-                            to: file.clone(),
-                            doc_id: doc.id,
-                        });
-                        moved.insert(doc.id);
-                    }
-                    None => candidates.push(file),
-                }
-            }
-            gone.retain(|d| !moved.contains(&d.id));
+            follow_renames(
+                store,
+                &mut gone,
+                &mut new_files,
+                &mut candidates,
+                &mut changes,
+            )?;
         }
         candidates.append(&mut new_files);
 
@@ -351,36 +329,11 @@ impl Syncer {
             }
         }
 
-        let mut embedding = None;
-        if !candidates.is_empty() {
-            let summary = Importer::new(self.options.clone()).run(store, &candidates, observer)?;
-            embedding = summary.embedding;
-            for report in summary.files {
-                let path = report.path;
-                match report.outcome {
-                    Outcome::Imported {
-                        doc_id, replaced, ..
-                    } => {
-                        self.left_out.remove(&path);
-                        changes.push(if replaced {
-                            Change::Updated { path, doc_id }
-                        } else {
-                            Change::Added { path, doc_id }
-                        });
-                    }
-                    Outcome::Unchanged { .. } => unchanged += 1,
-                    Outcome::Duplicate { of } => {
-                        self.leave_out(&path);
-                        changes.push(Change::Duplicate { path, of });
-                    }
-                    Outcome::Skipped { .. } => {}
-                    Outcome::Failed { reason, why } => {
-                        self.leave_out(&path);
-                        changes.push(Change::Failed { path, reason, why });
-                    }
-                }
-            }
-        }
+        let embedding = if candidates.is_empty() {
+            None
+        } else {
+            self.import(store, &candidates, observer, &mut changes, &mut unchanged)?
+        };
         for report in walk_failures {
             if let Outcome::Failed { reason, why } = report.outcome {
                 changes.push(Change::Failed {
@@ -399,6 +352,45 @@ impl Syncer {
             elapsed_ms: started.elapsed().as_millis(),
             embedding,
         })
+    }
+
+    /// Imports the new and changed `candidates`, noting each change and leaving out
+    /// (until they change) the files that failed or duplicate another.
+    fn import(
+        &mut self,
+        store: &mut Store,
+        candidates: &[PathBuf],
+        observer: &mut dyn FnMut(ImportEvent<'_>),
+        changes: &mut Vec<Change>,
+        unchanged: &mut usize,
+    ) -> Result<Option<crate::import::EmbedOutcome>> {
+        let summary = Importer::new(self.options.clone()).run(store, candidates, observer)?;
+        for report in summary.files {
+            let path = report.path;
+            match report.outcome {
+                Outcome::Imported {
+                    doc_id, replaced, ..
+                } => {
+                    self.left_out.remove(&path);
+                    changes.push(if replaced {
+                        Change::Updated { path, doc_id }
+                    } else {
+                        Change::Added { path, doc_id }
+                    });
+                }
+                Outcome::Unchanged { .. } => *unchanged += 1,
+                Outcome::Duplicate { of } => {
+                    self.leave_out(&path);
+                    changes.push(Change::Duplicate { path, of });
+                }
+                Outcome::Skipped { .. } => {}
+                Outcome::Failed { reason, why } => {
+                    self.leave_out(&path);
+                    changes.push(Change::Failed { path, reason, why });
+                }
+            }
+        }
+        Ok(summary.embedding)
     }
 
     fn leave_out(&mut self, path: &Path) {
@@ -455,4 +447,46 @@ fn is_document(path: &Path) -> bool {
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("doc"));
     !owner_file && (DocumentKind::from_path(path).is_some() || old_word)
+}
+
+/// Files that vanished and came back under a new name with the same bytes are moved,
+/// not removed and imported again: the new files that are renames leave `new_files`
+/// and `gone`; the rest of `new_files` become `candidates`.
+fn follow_renames(
+    store: &mut Store,
+    gone: &mut Vec<&DocumentRecord>,
+    new_files: &mut Vec<PathBuf>,
+    candidates: &mut Vec<PathBuf>,
+    changes: &mut Vec<Change>,
+) -> Result<()> {
+    let mut by_sha: HashMap<&str, usize> = HashMap::new();
+    for (i, d) in gone.iter().enumerate() {
+        by_sha.entry(d.sha256.as_str()).or_insert(i);
+    }
+    let mut moved = HashSet::new();
+    for file in new_files.drain(..) {
+        let sha = read_capped(
+            file.as_path(),
+            limits::MAX_PDF_BYTES,
+            crate::problem::Limited::Pdf,
+        )
+        .ok()
+        .map(|b| sha256_hex(&b));
+        match sha.as_deref().and_then(|s| by_sha.remove(s)) {
+            Some(i) => {
+                let doc = gone[i];
+                let mtime = Stamp::of(&file).and_then(|s| s.unix_secs());
+                store.move_document(doc.id, &file, mtime)?;
+                changes.push(Change::Renamed {
+                    from: doc.path.clone(),
+                    to: file.clone(),
+                    doc_id: doc.id,
+                });
+                moved.insert(doc.id);
+            }
+            None => candidates.push(file),
+        }
+    }
+    gone.retain(|d| !moved.contains(&d.id));
+    Ok(())
 }

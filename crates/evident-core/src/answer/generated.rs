@@ -92,15 +92,8 @@ pub fn ask_generated(
     let completion = match completion {
         Ok(c) => c,
         Err(Error::Server(e)) => {
-            let why = if e.kind == ServerErrorKind::Cancelled {
-                Message::ModelStopped
-            } else {
-                Message::ModelFailed {
-                    detail: e.to_string(),
-                    why: Some(crate::problem::Problem::Server(e.clone())),
-                }
-            };
             generation.total_ms = t.elapsed().as_millis() as u64;
+            let why = failure(e);
             return Ok(fall_back(
                 extractive(r, question, &options.ask),
                 why,
@@ -117,43 +110,7 @@ pub fn ask_generated(
     let text = completion.text.trim().to_owned();
     let t_compose = elapsed_ms(t);
 
-    // What the model saw: the answer's context is the prompt's, not the composer's.
-    let given: Vec<Passage> = r
-        .result
-        .passages
-        .iter()
-        .filter(|p| prompt.included.contains(&p.n))
-        .cloned()
-        .collect();
-    let context = Context {
-        budget_tokens: options.budget.context_tokens,
-        used_tokens: prompt
-            .messages
-            .iter()
-            .map(|m| prompt::estimate_tokens(&m.content))
-            .sum(),
-        included: prompt.included.clone(),
-        neighbours: Vec::new(),
-        truncated: prompt.truncated.clone(),
-    };
-    let mut notes: Vec<Message> = r
-        .notes
-        .iter()
-        .filter(|m| !matches!(m, Message::OverBudget { .. }))
-        .cloned()
-        .collect();
-    if !prompt.truncated.is_empty() {
-        notes.push(Message::OverBudget {
-            passages: prompt.truncated.clone(),
-            budget: options.budget.context_tokens,
-        });
-    }
-    if completion.hit_token_limit() {
-        notes.push(Message::ModelCutShort {
-            tokens: options.budget.answer_tokens,
-        });
-    }
-
+    let (given, context, notes) = what_the_model_saw(&r, &prompt, &completion, options);
     let markers = citations::markers(&text);
     if says_not_found(&text, markers.is_empty()) {
         let mut r = r;
@@ -221,6 +178,66 @@ pub fn ask_generated(
         fallback_reason: None,
         generation: Some(generation),
     })
+}
+
+/// Why a model's answer was not used: stopped by the user, or the server's failure.
+fn failure(e: crate::model::ServerError) -> Message {
+    if e.kind == ServerErrorKind::Cancelled {
+        Message::ModelStopped
+    } else {
+        Message::ModelFailed {
+            detail: e.to_string(),
+            why: Some(crate::problem::Problem::Server(e)),
+        }
+    }
+}
+
+/// What the model saw (the passages its prompt held: the answer's context is the
+/// prompt's, not the composer's), and the notes for it: what did not fit, and an
+/// answer cut short by its token limit.
+fn what_the_model_saw(
+    r: &super::Retrieved,
+    prompt: &prompt::Prompt,
+    completion: &crate::model::Completion,
+    options: &GenerateOptions,
+) -> (Vec<Passage>, Context, Vec<Message>) {
+    let given: Vec<Passage> = r
+        .result
+        .passages
+        .iter()
+        .filter(|p| prompt.included.contains(&p.n))
+        .cloned()
+        .collect();
+    let context = Context {
+        budget_tokens: options.budget.context_tokens,
+        used_tokens: prompt
+            .messages
+            .iter()
+            .map(|m| prompt::estimate_tokens(&m.content))
+            .sum(),
+        included: prompt.included.clone(),
+        neighbours: Vec::new(),
+        truncated: prompt.truncated.clone(),
+    };
+    let mut notes: Vec<Message> = r
+        .notes
+        .iter()
+        .filter(|m| !matches!(m, Message::OverBudget { .. }))
+        .cloned()
+        .collect();
+    if !prompt.truncated.is_empty() {
+        notes.push(Message::OverBudget {
+            passages: prompt.truncated.clone(),
+            budget: options.budget.context_tokens,
+        });
+    }
+    if completion.hit_token_limit() {
+        notes.push(Message::ModelCutShort {
+            tokens: options.budget.answer_tokens,
+        });
+    }
+
+    (given, context, notes)
 }
 
 /// Whether the model's reply is the "not found" phrase (alone, or with words around it

@@ -54,14 +54,24 @@ pub struct Findings {
     pub soft: Vec<Message>,
 }
 
-/// Compares `claim` with the clause `aligned` of the passage `n`.
+/// Compares `claim` with the clause `aligned` of the passage `n`: its clause numbers,
+/// its quantities, the parts of a parallel rule, negation, who does what and how
+/// bindingly, and the scope it claims, in that order (later checks run only while the
+/// earlier found nothing hard, or their reasons would pile up).
 pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Findings {
     let mut f = Findings::default();
     let here = aligned.text_in(ev);
-    let here_condition = aligned
-        .condition_text(ev)
-        .or_else(|| claim.condition_text())
-        .unwrap_or_default();
+    clause_numbers(claim, ev, n, &mut f);
+    quantities(claim, ev, aligned, n, &mut f);
+    parallel_parts(claim, ev, aligned, &here, n, &mut f);
+    negation(claim, ev, aligned, &here, n, &mut f);
+    who_and_how(claim, ev, &here, n, &mut f);
+    scope(claim, ev, aligned, &here, n, &mut f);
+    f
+}
+
+/// The clause numbers the claim cites (第十九条) must be the passage's.
+fn clause_numbers(claim: &Claim, ev: &Evidence, n: usize, f: &mut Findings) {
     for v in &claim.references {
         if !ev.numbers.contains(v) {
             f.hard.push(Message::ClauseNumberMissing {
@@ -70,6 +80,15 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
             });
         }
     }
+}
+
+/// Each quantity of the claim against the clause's: the same value, bound and label,
+/// or what the clause says instead.
+fn quantities(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize, f: &mut Findings) {
+    let here_condition = aligned
+        .condition_text(ev)
+        .or_else(|| claim.condition_text())
+        .unwrap_or_default();
     let window_q = aligned.quantities(ev);
     let context_q = aligned.context_quantities(ev);
     let in_source_condition = |s: &Quantity| {
@@ -177,6 +196,18 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
             (None, None) => f.soft.push(Message::NumberMissing { value: written, n }),
         }
     }
+}
+
+/// Numbers and positions of a parallel rule given to another part, and conditions
+/// restated wider than the clause's.
+fn parallel_parts(
+    claim: &Claim,
+    ev: &Evidence,
+    aligned: &Aligned,
+    here: &str,
+    n: usize,
+    f: &mut Findings,
+) {
     // Each number must stand with its own words: a number of one part of a parallel
     // rule paired with the words of another part ([`pairing`]).
     if f.hard.is_empty() {
@@ -193,7 +224,7 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
     // A position in a numbered list given to another item.
     if f.hard.is_empty()
         && let Some((word, at_position, described, mark)) =
-            pairing::ordinal_swaps(&claim.text, &here)
+            pairing::ordinal_swaps(&claim.text, here)
     {
         f.hard.push(Message::TierMismatch {
             n,
@@ -227,6 +258,17 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
             }
         }
     }
+}
+
+/// One side denies what the other states.
+fn negation(
+    claim: &Claim,
+    ev: &Evidence,
+    aligned: &Aligned,
+    here: &str,
+    n: usize,
+    f: &mut Findings,
+) {
     // Negation: one side denies what the other states (see [`super::negation`]).
     // The clause's condition counts only when the claim states one too ("If not,
     // please get approval" is not denied by a claim that leaves the "if" out).
@@ -235,7 +277,7 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
     let judged_source = if claim.conditions.is_empty() {
         without_conditions(ev, aligned)
     } else {
-        here.clone()
+        here.to_owned()
     };
     let judged_claim = if aligned.conditions(ev).next().is_none() {
         claim.without_conditions()
@@ -247,11 +289,15 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
         Some(Reversal::SourceDenies) => f.hard.push(Message::SourceNegative { n }),
         None => {}
     }
+}
+
+/// Who does it and how bindingly: modality (应当, 可以, 不得), roles, doers, qualifiers.
+fn who_and_how(claim: &Claim, ev: &Evidence, here: &str, n: usize, f: &mut Findings) {
     let zh = claim.text.chars().any(evident_text::normalize::is_cjk);
     // Each part that obliges, permits or denies, beside the source's part that says
     // the same: the clause may turn one rule two ways (可以…提供, 但…不得超过).
     let turns = pairing::part_turns(&claim.text, &ev.text);
-    if let Some((source, said)) = modality::mismatch(&claim.text, &here)
+    if let Some((source, said)) = modality::mismatch(&claim.text, here)
         // The claim's part with that turn has a part of the source that shares it
         // (a second sentence: 董事会作出决议应当经…).
         && !turns
@@ -264,7 +310,7 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
             claim: said.word(zh).to_owned(),
         });
     }
-    for (claim_role, source_roles) in roles::mismatches(&claim.text, &here) {
+    for (claim_role, source_roles) in roles::mismatches(&claim.text, here) {
         f.hard.push(Message::RoleDiffers {
             n,
             claim: claim_role,
@@ -283,12 +329,12 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
     }
     // Within the aligned clause, a part that turns the same words the other way.
     if f.hard.is_empty()
-        && let Some((said, source)) = pairing::part_turns(&claim.text, &here)
-            .iter()
-            .find_map(|t| match (t.claim_modality, t.source_modality) {
+        && let Some((said, source)) = pairing::part_turns(&claim.text, here).iter().find_map(|t| {
+            match (t.claim_modality, t.source_modality) {
                 (Some(said), Some(source)) if said != source => Some((said, source)),
                 _ => None,
-            })
+            }
+        })
     {
         f.hard.push(Message::ModalityDiffers {
             n,
@@ -298,7 +344,7 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
     }
     // Someone else in the doer's slot (由公司负责通知 for 人民法院…应当通知公司).
     if f.hard.is_empty()
-        && let Some((said, stated, _)) = doers::doer_swaps(&claim.text, &here, &ev.text)
+        && let Some((said, stated, _)) = doers::doer_swaps(&claim.text, here, &ev.text)
             .into_iter()
             .next()
     {
@@ -308,13 +354,18 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
             source: stated,
         });
     }
-    for (source_word, claim_word) in qualifiers::mismatches(claim, &here) {
+    for (source_word, claim_word) in qualifiers::mismatches(claim, here) {
         f.hard.push(Message::QualifierMismatch {
             n,
             source_word,
             claim_word,
         });
     }
+}
+
+/// The scope the claim gives the rule: a restriction it drops, a scope word it adds,
+/// a condition it leaves out.
+fn scope(claim: &Claim, ev: &Evidence, aligned: &Aligned, here: &str, n: usize, f: &mut Findings) {
     // A rule the source restricts ("only applies to annual leave", 限于高级管理人员)
     // stated for more: the claim names something the clause does not.
     if f.hard.is_empty() {
@@ -351,7 +402,7 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
     // every) or narrows it (仅, only). Words cannot say whether the scope still holds,
     // so the reader is asked to look.
     if f.hard.is_empty()
-        && let Some(word) = scope_word_added(&claim.text, &here)
+        && let Some(word) = scope_word_added(&claim.text, here)
     {
         f.soft.push(Message::ScopeDiffers { n, word });
     }
@@ -362,7 +413,6 @@ pub fn compare(claim: &Claim, ev: &Evidence, aligned: &Aligned, n: usize) -> Fin
             f.soft.push(Message::ConditionDropped { n, condition });
         }
     }
-    f
 }
 
 /// The aligned window's text with its conditions blanked out.

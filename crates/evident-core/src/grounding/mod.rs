@@ -322,12 +322,6 @@ fn judge_whole(
         return finish(text, start, end, cited, verdict, reasons, None);
     }
     let valid: Vec<usize> = cited.iter().filter_map(|&n| known(n)).collect();
-    let better = |a: &Assessment, b: &Assessment| {
-        rank(a.verdict)
-            .cmp(&rank(b.verdict))
-            .then(a.share.total_cmp(&b.share))
-            .then(a.score.total_cmp(&b.score))
-    };
     let best_of = |indices: &[usize]| -> Option<Assessment> {
         indices
             .iter()
@@ -351,41 +345,66 @@ fn judge_whole(
     } else if !fabricated.is_empty() {
         (Verdict::Unsupported, None)
     } else {
-        // Each passage is assessed once: the best one is the verdict, the others may
-        // contradict it.
-        let mut assessed: Vec<Assessment> = all
+        judge_uncited(claim, passages, evidence, &mut reasons)
+    };
+    if !fabricated.is_empty() && verdict == Verdict::Supported {
+        verdict = Verdict::PartiallySupported;
+    }
+    finish(text, start, end, cited, verdict, reasons, support)
+}
+
+/// Which of two assessments is the stronger support: verdict, then share of key words,
+/// then score.
+fn better(a: &Assessment, b: &Assessment) -> std::cmp::Ordering {
+    rank(a.verdict)
+        .cmp(&rank(b.verdict))
+        .then(a.share.total_cmp(&b.share))
+        .then(a.score.total_cmp(&b.score))
+}
+
+/// The verdict on a sentence that cites nothing usable: the best of all the retrieved
+/// passages, unless a relevant passage contradicts it (then a conflict, or red).
+fn judge_uncited(
+    claim: &Claim,
+    passages: &[Passage],
+    evidence: &[Evidence],
+    reasons: &mut Vec<Message>,
+) -> (Verdict, Option<Support>) {
+    let all: Vec<usize> = (0..passages.len()).collect();
+    // Each passage is assessed once: the best one is the verdict, the others may
+    // contradict it.
+    let mut assessed: Vec<Assessment> = all
+        .iter()
+        .map(|&i| assess(claim, &passages[i], &evidence[i]))
+        .collect();
+    let best = (0..assessed.len())
+        .max_by(|&a, &b| better(&assessed[a], &assessed[b]))
+        .map(|i| assessed.remove(i));
+    // A relevant passage that contradicts the claim is not hidden by support
+    // elsewhere: the weaker support is reported as a conflict.
+    let conflict = |best: &Assessment| {
+        assessed
             .iter()
-            .map(|&i| assess(claim, &passages[i], &evidence[i]))
-            .collect();
-        let best = (0..assessed.len())
-            .max_by(|&a, &b| better(&assessed[a], &assessed[b]))
-            .map(|i| assessed.remove(i));
-        // A relevant passage that contradicts the claim is not hidden by support
-        // elsewhere: the weaker support is reported as a conflict.
-        let conflict = |best: &Assessment| {
-            assessed
-                .iter()
-                .find(|a| a.contradicted && a.score >= best.score)
-        };
-        match best {
-            Some(best) if best.verdict != Verdict::Unsupported => {
-                let mut verdict = best.verdict;
-                let mut shown = best.support.clone();
-                if let Some(s) = &best.support {
-                    match conflict(&best) {
-                        Some(other) => {
-                            reasons.push(Message::Conflict {
-                                support: s.n,
-                                contradicts: other.n,
-                            });
-                            reasons.extend(other.reasons.iter().cloned());
-                            // Only full support elsewhere makes it a disagreement
-                            // between passages (amber); partial support, or a passage
-                            // sharing few key words, is no support to set against a
-                            // relevant one that contradicts: red.
-                            verdict = if best.verdict == Verdict::Supported
-                                && best.share >= PARTIAL_SHARE
-                            {
+            .find(|a| a.contradicted && a.score >= best.score)
+    };
+    match best {
+        Some(best) if best.verdict != Verdict::Unsupported => {
+            let mut verdict = best.verdict;
+            let mut shown = best.support.clone();
+            if let Some(s) = &best.support {
+                match conflict(&best) {
+                    Some(other) => {
+                        reasons.push(Message::Conflict {
+                            support: s.n,
+                            contradicts: other.n,
+                        });
+                        reasons.extend(other.reasons.iter().cloned());
+                        // Only full support elsewhere makes it a disagreement
+                        // between passages (amber); partial support, or a passage
+                        // sharing few key words, is no support to set against a
+                        // relevant one that contradicts: red.
+                        verdict =
+                            if best.verdict == Verdict::Supported && best.share >= PARTIAL_SHARE {
                                 Verdict::PartiallySupported
                             } else {
                                 // A red sentence shows the clause it contradicts.
@@ -394,30 +413,25 @@ fn judge_whole(
                                 }
                                 Verdict::Unsupported
                             };
-                        }
-                        None => reasons.push(Message::UncitedButSupported { n: s.n }),
                     }
+                    None => reasons.push(Message::UncitedButSupported { n: s.n }),
                 }
-                reasons.extend(best.reasons);
-                (verdict, shown)
             }
-            Some(best) if best.share >= PARTIAL_SHARE => {
-                // Close to a passage but contradicted by it (a number, a negation):
-                // say where and why.
-                reasons.push(Message::UncitedUnsupported);
-                reasons.extend(best.reasons);
-                (Verdict::Unsupported, best.support)
-            }
-            _ => {
-                reasons.push(Message::UncitedUnsupported);
-                (Verdict::Unsupported, None)
-            }
+            reasons.extend(best.reasons);
+            (verdict, shown)
         }
-    };
-    if !fabricated.is_empty() && verdict == Verdict::Supported {
-        verdict = Verdict::PartiallySupported;
+        Some(best) if best.share >= PARTIAL_SHARE => {
+            // Close to a passage but contradicted by it (a number, a negation):
+            // say where and why.
+            reasons.push(Message::UncitedUnsupported);
+            reasons.extend(best.reasons);
+            (Verdict::Unsupported, best.support)
+        }
+        _ => {
+            reasons.push(Message::UncitedUnsupported);
+            (Verdict::Unsupported, None)
+        }
     }
-    finish(text, start, end, cited, verdict, reasons, support)
 }
 
 fn finish(

@@ -243,43 +243,7 @@ impl ModelServer {
                 done = true;
                 break;
             }
-            let chunk: StreamChunk = serde_json::from_str(&data).map_err(|e| {
-                self.error(
-                    ServerErrorKind::BadReply,
-                    format!("a streamed event is not a chat chunk ({e})"),
-                )
-            })?;
-            if let Some(error) = chunk.error {
-                let message = error
-                    .get("message")
-                    .and_then(|m| m.as_str())
-                    .map_or_else(|| error.to_string(), str::to_owned);
-                return Err(self.error(ServerErrorKind::ServerFailed, message));
-            }
-            for choice in chunk.choices {
-                if let Some(text) = choice
-                    .delta
-                    .and_then(|d| d.content)
-                    .filter(|t| !t.is_empty())
-                {
-                    completion
-                        .first_text_ms
-                        .get_or_insert_with(|| started.elapsed().as_millis() as u64);
-                    completion.text.push_str(&text);
-                    if !on_text(&text) {
-                        return Err(self.error(
-                            ServerErrorKind::Cancelled,
-                            format!(
-                                "stopped after {} characters",
-                                completion.text.chars().count()
-                            ),
-                        ));
-                    }
-                }
-                if let Some(reason) = choice.finish_reason {
-                    completion.finish_reason = Some(reason);
-                }
-            }
+            self.take_chunk(&data, started, &mut completion, on_text)?;
         }
         if seen == 0 {
             return Err(self.error(
@@ -298,6 +262,55 @@ impl ModelServer {
         }
         completion.total_ms = started.elapsed().as_millis() as u64;
         Ok(completion)
+    }
+
+    /// One streamed event: its text is added to `completion` and handed to `on_text`
+    /// (which may stop the answer), its finish reason kept; an error event fails it.
+    fn take_chunk(
+        &self,
+        data: &str,
+        started: Instant,
+        completion: &mut Completion,
+        on_text: &mut dyn FnMut(&str) -> bool,
+    ) -> std::result::Result<(), ServerError> {
+        let chunk: StreamChunk = serde_json::from_str(data).map_err(|e| {
+            self.error(
+                ServerErrorKind::BadReply,
+                format!("a streamed event is not a chat chunk ({e})"),
+            )
+        })?;
+        if let Some(error) = chunk.error {
+            let message = error
+                .get("message")
+                .and_then(|m| m.as_str())
+                .map_or_else(|| error.to_string(), str::to_owned);
+            return Err(self.error(ServerErrorKind::ServerFailed, message));
+        }
+        for choice in chunk.choices {
+            if let Some(text) = choice
+                .delta
+                .and_then(|d| d.content)
+                .filter(|t| !t.is_empty())
+            {
+                completion
+                    .first_text_ms
+                    .get_or_insert_with(|| started.elapsed().as_millis() as u64);
+                completion.text.push_str(&text);
+                if !on_text(&text) {
+                    return Err(self.error(
+                        ServerErrorKind::Cancelled,
+                        format!(
+                            "stopped after {} characters",
+                            completion.text.chars().count()
+                        ),
+                    ));
+                }
+            }
+            if let Some(reason) = choice.finish_reason {
+                completion.finish_reason = Some(reason);
+            }
+        }
+        Ok(())
     }
 }
 

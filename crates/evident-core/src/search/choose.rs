@@ -169,18 +169,21 @@ impl Features {
 
 /// The candidate sentences of `passages`, in passage order, described but not ranked.
 pub fn candidates(query: &Query, weights: &[f64], passages: &[&Passage]) -> Vec<Candidate> {
-    let asked = Asked::of(&query.text);
-    let asked_unit = super::stopwords::asked_unit(&query.text);
-    let asked_numbers: Vec<(String, Option<String>)> = numbers_in(&query.text)
-        .iter()
-        .map(|m| (m.value.clone(), unit_after(&query.text, m)))
-        .collect();
+    let question = Question {
+        query,
+        asked: Asked::of(&query.text),
+        asked_unit: super::stopwords::asked_unit(&query.text),
+        asked_numbers: numbers_in(&query.text)
+            .iter()
+            .map(|m| (m.value.clone(), unit_after(&query.text, m)))
+            .collect(),
+        zh: is_chinese(&query.text),
+        best_cosine: passages
+            .iter()
+            .flat_map(|p| p.sentence_similarity.iter().map(|s| s.2))
+            .reduce(f32::max),
+    };
     let question_chars = Overlap::of(&query.text);
-    let question_zh = is_chinese(&query.text);
-    let best_cosine = passages
-        .iter()
-        .flat_map(|p| p.sentence_similarity.iter().map(|s| s.2))
-        .reduce(f32::max);
     let mut out = Vec::new();
     for (rank, p) in passages.iter().enumerate() {
         let passage_numbers: HashSet<String> =
@@ -228,109 +231,181 @@ pub fn candidates(query: &Query, weights: &[f64], passages: &[&Passage]) -> Vec<
                 cosine = cosine.max(q_cosine);
                 highlighted |= q_highlighted;
             }
-            // The clause a sentence belongs to: its own label (then quoted without it,
-            // as its location), else the last label before it.
-            let (location, quote) = match labels.iter().find(|(at, _, _)| *at == s) {
-                Some(&(_, label_end, label))
-                    if label_end <= e && !p.text[label_end..e].trim().is_empty() =>
-                {
-                    (Some(label), p.text[label_end..e].trim())
-                }
-                _ => (
-                    labels.iter().rev().find(|(at, _, _)| *at < s).map(|l| l.2),
-                    unit,
-                ),
-            };
-            // Numbers of the quote, not of its label: 第十一条 answers no "how much".
-            let mentions = numbers_in(quote);
-            let numbers: Vec<String> = mentions.iter().map(|m| m.value.clone()).collect();
-            // The question's own numbers (its condition: 满10年), each in its unit:
-            // the 10 of 每月10号 is no 10年.
-            let same_numbers = asked_numbers
-                .iter()
-                .filter(|(value, unit)| {
-                    mentions.iter().any(|m| {
-                        m.value == *value
-                            && (unit.is_none()
-                                || unit_after(quote, m).as_deref() == unit.as_deref())
-                    })
-                })
-                .count();
-            // A tier whose condition holds for the question's situation (两年 in 一年以上不满
-            // 三年) counts as naming it; one whose condition fails does not, whatever
-            // numbers it shares with the question.
-            let fit = ranges::fit(&query.text, quote);
-            let question_numbers = match fit {
-                Fit::Holds => same_numbers.max(1),
-                Fit::Fails => 0,
-                Fit::Unrelated => same_numbers,
-            };
-            let offers = Offers::of(quote, &NamesIn::of(quote));
-            let mut matched = TypeMatch::of(&asked, &offers);
-            // A duration in another unit than the one asked (3个月 for 几天) is weaker:
-            // the unit asked is what 几天 wants.
-            if let Some(unit) = asked_unit {
-                matched.duration = mentions.iter().any(|m| in_unit(quote, m, unit));
-            }
-            let approval = query.asks_approver && names_approval(quote);
-            let answers_kind = matched.any() || approval;
-            let best = best_cosine.map_or(0.0, f64::from);
-            let with_vectors = !p.sentence_similarity.is_empty();
-            let yes = |b: bool| if b { 1.0 } else { 0.0 };
-            let features = Features {
-                coverage: cov,
-                passage_coverage: p.coverage,
-                char_overlap: overlap,
-                cosine,
-                cosine_gap: if with_vectors { best - cosine } else { 0.0 },
-                passage_cosine: p.why.cosine.map_or(0.0, f64::from),
-                rank: rank as f64,
-                highlighted: yes(highlighted),
-                first_unit: yes(i == 0),
-                position: if units.len() > 1 {
-                    i as f64 / (units.len() - 1) as f64
-                } else {
-                    0.0
-                },
-                log_chars: (unit.chars().count() as f64).ln(),
-                has_number: yes(!mentions.is_empty()),
-                question_numbers: question_numbers as f64,
-                fit_holds: yes(fit == Fit::Holds),
-                fit_fails: yes(fit == Fit::Fails),
-                match_amount: yes(matched.amount),
-                match_duration: yes(matched.duration),
-                match_count: yes(matched.count),
-                match_actor: yes(matched.actor),
-                match_date: yes(matched.date),
-                match_permission: yes(matched.permission),
-                match_place: yes(matched.place),
-                approval: yes(approval),
-                asked_unmet: yes((asked.any() || query.asks_approver) && !answers_kind),
-                cross_lingual: yes(is_chinese(quote) != question_zh),
-            };
-            out.push(Candidate {
-                text: quote.to_owned(),
-                n: p.n,
-                location: location.map(|l| l.split_whitespace().collect()),
+            let signals = Signals {
+                rank,
+                i,
+                units: units.len(),
                 span: (s, e),
-                features,
-                score: 0.0,
-                rerank: None,
-                doc_id: p.doc_id,
-                units: units_of(quote, &mentions),
-                numbers,
-                question_terms: found
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, f)| **f)
-                    .map(|(i, _)| i)
-                    .collect(),
-                passage_numbers: passage_numbers.clone(),
-                fit,
-            });
+                unit,
+                coverage: cov,
+                found,
+                overlap,
+                cosine,
+                highlighted,
+            };
+            out.push(candidate(&question, p, &labels, &passage_numbers, signals));
         }
     }
     out
+}
+
+/// What is worked out once per question for [`candidates`].
+struct Question<'a> {
+    query: &'a Query,
+    asked: Asked,
+    asked_unit: Option<(evident_text::quantity::Unit, f64)>,
+    /// The question's numbers, each with the unit written after it.
+    asked_numbers: Vec<(String, Option<String>)>,
+    zh: bool,
+    /// The best sentence cosine among the passages (with vectors).
+    best_cosine: Option<f32>,
+}
+
+/// How one unit of a passage matched the question, for [`candidate`].
+struct Signals<'a> {
+    /// The passage's place among the passages.
+    rank: usize,
+    /// The unit's place in the passage, of `units`.
+    i: usize,
+    units: usize,
+    span: (usize, usize),
+    unit: &'a str,
+    coverage: f64,
+    found: Vec<bool>,
+    overlap: f64,
+    cosine: f64,
+    highlighted: bool,
+}
+
+/// The clause a unit of `text` at `span` belongs to: its own label (then quoted
+/// without it, as its location), else the last label before it; and the quote.
+fn clause_of<'a>(
+    labels: &[(usize, usize, &'a str)],
+    text: &'a str,
+    (s, e): (usize, usize),
+    unit: &'a str,
+) -> (Option<&'a str>, &'a str) {
+    match labels.iter().find(|(at, _, _)| *at == s) {
+        Some(&(_, label_end, label)) if label_end <= e && !text[label_end..e].trim().is_empty() => {
+            (Some(label), text[label_end..e].trim())
+        }
+        _ => (
+            labels.iter().rev().find(|(at, _, _)| *at < s).map(|l| l.2),
+            unit,
+        ),
+    }
+}
+
+/// The candidate answer sentence a unit of `p` makes: where it is, what it quotes, and
+/// the features the ranker reads.
+fn candidate(
+    question: &Question<'_>,
+    p: &Passage,
+    labels: &[(usize, usize, &str)],
+    passage_numbers: &HashSet<String>,
+    signals: Signals<'_>,
+) -> Candidate {
+    let query = question.query;
+    let Signals {
+        rank,
+        i,
+        units,
+        span: (s, e),
+        unit,
+        coverage: cov,
+        found,
+        overlap,
+        cosine,
+        highlighted,
+    } = signals;
+    let (location, quote) = clause_of(labels, &p.text, (s, e), unit);
+    // Numbers of the quote, not of its label: 第十一条 answers no "how much".
+    let mentions = numbers_in(quote);
+    let numbers: Vec<String> = mentions.iter().map(|m| m.value.clone()).collect();
+    // The question's own numbers (its condition: 满10年), each in its unit:
+    // the 10 of 每月10号 is no 10年.
+    let same_numbers = question
+        .asked_numbers
+        .iter()
+        .filter(|(value, unit)| {
+            mentions.iter().any(|m| {
+                m.value == *value
+                    && (unit.is_none() || unit_after(quote, m).as_deref() == unit.as_deref())
+            })
+        })
+        .count();
+    // A tier whose condition holds for the question's situation (两年 in 一年以上不满
+    // 三年) counts as naming it; one whose condition fails does not, whatever
+    // numbers it shares with the question.
+    let fit = ranges::fit(&query.text, quote);
+    let question_numbers = match fit {
+        Fit::Holds => same_numbers.max(1),
+        Fit::Fails => 0,
+        Fit::Unrelated => same_numbers,
+    };
+    let offers = Offers::of(quote, &NamesIn::of(quote));
+    let mut matched = TypeMatch::of(&question.asked, &offers);
+    // A duration in another unit than the one asked (3个月 for 几天) is weaker:
+    // the unit asked is what 几天 wants.
+    if let Some(unit) = question.asked_unit {
+        matched.duration = mentions.iter().any(|m| in_unit(quote, m, unit));
+    }
+    let approval = query.asks_approver && names_approval(quote);
+    let answers_kind = matched.any() || approval;
+    let best = question.best_cosine.map_or(0.0, f64::from);
+    let with_vectors = !p.sentence_similarity.is_empty();
+    let yes = |b: bool| if b { 1.0 } else { 0.0 };
+    let features = Features {
+        coverage: cov,
+        passage_coverage: p.coverage,
+        char_overlap: overlap,
+        cosine,
+        cosine_gap: if with_vectors { best - cosine } else { 0.0 },
+        passage_cosine: p.why.cosine.map_or(0.0, f64::from),
+        rank: rank as f64,
+        highlighted: yes(highlighted),
+        first_unit: yes(i == 0),
+        position: if units > 1 {
+            i as f64 / (units - 1) as f64
+        } else {
+            0.0
+        },
+        log_chars: (unit.chars().count() as f64).ln(),
+        has_number: yes(!mentions.is_empty()),
+        question_numbers: question_numbers as f64,
+        fit_holds: yes(fit == Fit::Holds),
+        fit_fails: yes(fit == Fit::Fails),
+        match_amount: yes(matched.amount),
+        match_duration: yes(matched.duration),
+        match_count: yes(matched.count),
+        match_actor: yes(matched.actor),
+        match_date: yes(matched.date),
+        match_permission: yes(matched.permission),
+        match_place: yes(matched.place),
+        approval: yes(approval),
+        asked_unmet: yes((question.asked.any() || query.asks_approver) && !answers_kind),
+        cross_lingual: yes(is_chinese(quote) != question.zh),
+    };
+    Candidate {
+        text: quote.to_owned(),
+        n: p.n,
+        location: location.map(|l| l.split_whitespace().collect()),
+        span: (s, e),
+        features,
+        score: 0.0,
+        rerank: None,
+        doc_id: p.doc_id,
+        units: units_of(quote, &mentions),
+        numbers,
+        question_terms: found
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| **f)
+            .map(|(i, _)| i)
+            .collect(),
+        passage_numbers: passage_numbers.clone(),
+        fit,
+    }
 }
 
 /// Scores every candidate with `model` and sorts them best first (ties: the earlier

@@ -362,30 +362,7 @@ pub fn search(
     }
     let lexical = lexical::candidates(store, &query, n, options)?;
     let unmentioned = unmentioned_names(store, &query.text, aliases)?;
-    let ready = match (&options.semantic, options.mode) {
-        (_, RetrievalMode::Keyword) => None,
-        (None, RetrievalMode::Dense) => {
-            return Err(Error::InvalidConfig(
-                "vector-only search needs an embeddings server (--embed-url, --embed-model)".into(),
-            ));
-        }
-        (None, RetrievalMode::Hybrid) => {
-            info.note = Some(Message::NoServer.text(Lang::En));
-            info.note_code = Some(Message::NoServer);
-            None
-        }
-        (Some(semantic), mode) => match dense::prepare(store, semantic.0.as_ref(), question)? {
-            Ok(ready) => Some(ready),
-            Err(why) if mode == RetrievalMode::Dense => {
-                return Err(Error::InvalidConfig(why.text(Lang::En)));
-            }
-            Err(why) => {
-                info.note = Some(why.text(Lang::En));
-                info.note_code = Some(why);
-                None
-            }
-        },
-    };
+    let ready = ready_vectors(store, question, options, &mut info)?;
     let weights = lexical.weights.clone();
     // Each candidate: its keyword scores when the keyword side had it, its ranks.
     let mut by_id: HashMap<i64, rank::Scored> = HashMap::new();
@@ -400,141 +377,24 @@ pub fn search(
                 result.term_weights = weights;
                 return Ok(result);
             }
-            let fused = lexical
-                .ranked
-                .into_iter()
-                .enumerate()
-                .map(|(i, scored)| {
-                    let f = fuse::Fused {
-                        chunk_id: scored.passage.chunk_id,
-                        ranks: fuse::Ranks {
-                            keyword: Some(i + 1),
-                            fused: scored.score,
-                            ..Default::default()
-                        },
-                        vector_sentence: None,
-                    };
-                    by_id.insert(scored.passage.chunk_id, scored);
-                    f
-                })
-                .collect();
-            (fused, None)
+            (keyword_ranked(lexical.ranked, &mut by_id), None)
         }
         Some(ready) => {
-            info.used = if options.mode == RetrievalMode::Dense {
-                RankedBy::Vector
-            } else {
-                RankedBy::Hybrid
-            };
-            info.model = Some(ready.model.clone());
-            info.embed_ms = ready.embed_ms;
-            if ready.missing > 0 {
-                let note = Message::PartlyEmbedded {
-                    embedded: ready.matrix.chunk_ids.len(),
-                    total: ready.matrix.chunk_ids.len() + ready.missing,
-                    model: ready.model.clone(),
-                };
-                info.note = Some(note.text(Lang::En));
-                info.note_code = Some(note);
-            }
-            let keyword = if options.mode == RetrievalMode::Dense {
-                Vec::new()
-            } else {
-                lexical.ranked
-            };
-            let keyword_ids: Vec<i64> = keyword.iter().map(|s| s.passage.chunk_id).collect();
-            let hits = dense::search(
+            let (fused, vectors) = fused_with_vectors(
+                store,
                 ready,
-                dense::DENSE_CANDIDATES.max(options.k),
-                options.documents.as_deref(),
-                &keyword_ids,
-            );
-            let mut candidates: Vec<fuse::Candidate> = keyword_ids
-                .iter()
-                .enumerate()
-                .map(|(i, &id)| fuse::Candidate {
-                    chunk_id: id,
-                    keyword: Some(i + 1),
-                    cosine: hits.cosine_of(id),
-                })
-                .collect();
-            candidates.extend(
-                hits.top
-                    .iter()
-                    .filter(|(id, _)| !keyword_ids.contains(id))
-                    .map(|&(id, cos)| fuse::Candidate {
-                        chunk_id: id,
-                        keyword: None,
-                        cosine: Some(cos),
-                    }),
-            );
-            let ids: Vec<i64> = candidates.iter().map(|c| c.chunk_id).collect();
-            let (model_id, dim) = (ready.matrix.model_id, ready.matrix.dim);
-            let sentences = store.sentence_vectors(model_id, dim, &ids)?;
-            let fused = fuse::fuse(&candidates, &sentences, &ready.question, dim);
-            for f in fused.iter().take(options.k) {
-                if let Some(v) = sentences.get(&f.chunk_id) {
-                    let cosines = v
-                        .spans
-                        .iter()
-                        .enumerate()
-                        .map(|(i, &(s, e))| {
-                            (
-                                s,
-                                e,
-                                crate::model::vector::dot(
-                                    &v.data[i * dim..(i + 1) * dim],
-                                    &ready.question,
-                                ),
-                            )
-                        })
-                        .collect();
-                    similarity.insert(f.chunk_id, cosines);
-                }
-            }
-            by_id.extend(keyword.into_iter().map(|s| (s.passage.chunk_id, s)));
-            let keyword_top = &keyword_ids[..keyword_ids.len().min(5)];
-            let agreement = if keyword_top.is_empty() {
-                0.0
-            } else {
-                let dense_top = &hits.top[..hits.top.len().min(5)];
-                keyword_top
-                    .iter()
-                    .filter(|id| dense_top.iter().any(|(d, _)| d == *id))
-                    .count() as f64
-                    / keyword_top.len() as f64
-            };
-            (fused, Some((hits, agreement)))
+                lexical.ranked,
+                options,
+                &mut info,
+                &mut by_id,
+                &mut similarity,
+            )?;
+            (fused, Some(vectors))
         }
     };
-    let mut fused = fused;
-    // A reranker reads more than the k kept, so that it can lift one fusion put lower.
-    let read = match options.rerank {
-        Some(_) => options.k.max(rerank::RERANK_CANDIDATES),
-        None => options.k,
-    };
-    fused.truncate(read);
-    // Passages the keyword side did not score are read and scored now, only the kept ones.
-    let unscored: Vec<i64> = fused
-        .iter()
-        .map(|f| f.chunk_id)
-        .filter(|id| !by_id.contains_key(id))
-        .collect();
-    for p in store.passages(&unscored)? {
-        by_id.insert(p.chunk_id, rank::score(&query, &weights, p, 0.0));
-    }
-    fused.retain(|f| by_id.contains_key(&f.chunk_id));
-    if let Some(reranker) = &options.rerank
-        && !fused.is_empty()
-    {
-        let t = Instant::now();
-        match rerank::reorder(reranker.0.as_ref(), &query.text, &mut fused, &by_id) {
-            Ok(()) => info.reranker = Some(reranker.0.model()),
-            Err(why) => info.rerank_note = Some(why),
-        }
-        info.rerank_ms = t.elapsed().as_secs_f64() * 1e3;
-    }
-    fused.truncate(options.k);
+    let fused = keep_and_rerank(
+        store, &query, &weights, fused, options, &mut info, &mut by_id,
+    )?;
     let passages: Vec<Passage> = fused
         .into_iter()
         .filter_map(|f| by_id.remove(&f.chunk_id).map(|s| (f, s)))
@@ -544,29 +404,7 @@ pub fn search(
             into_passage(i + 1, &query, &weights, f, s, cosines)
         })
         .collect();
-    let evidence = outcome::Evidence {
-        coverage: passages.iter().map(|p| p.coverage).fold(0.0, f64::max),
-        sentence_coverage: passages
-            .iter()
-            .map(|p| p.sentence_coverage)
-            .fold(0.0, f64::max),
-        agreement: vectors.as_ref().map(|v| v.1),
-        standout: vectors.as_ref().and_then(|(h, _)| {
-            let best = passages
-                .iter()
-                .filter_map(|p| p.why.cosine)
-                .fold(f32::MIN, f32::max);
-            (h.spread > 1e-6 && best > f32::MIN).then(|| f64::from((best - h.mean) / h.spread))
-        }),
-        top_cosine: passages
-            .iter()
-            .filter_map(|p| p.why.cosine)
-            .map(f64::from)
-            .reduce(f64::max),
-        unmentioned,
-        fit: None,
-        terms_found: terms_found(&query, &weights, &passages),
-    };
+    let evidence = evidence_of(&query, &weights, &passages, vectors.as_ref(), unmentioned);
     let mut passages = passages;
     let model = options
         .model
@@ -605,6 +443,233 @@ pub fn search(
         sentences,
         elapsed_ms: started.elapsed().as_secs_f64() * 1e3,
     })
+}
+
+/// The vector side, when it can be used: the question's vector and the passages'
+/// matrix. Why not, when it cannot, is noted in `info` (an error for vector-only).
+fn ready_vectors(
+    store: &Store,
+    question: &str,
+    options: &SearchOptions,
+    info: &mut RetrievalInfo,
+) -> Result<Option<dense::Ready>> {
+    Ok(match (&options.semantic, options.mode) {
+        (_, RetrievalMode::Keyword) => None,
+        (None, RetrievalMode::Dense) => {
+            return Err(Error::InvalidConfig(
+                "vector-only search needs an embeddings server (--embed-url, --embed-model)".into(),
+            ));
+        }
+        (None, RetrievalMode::Hybrid) => {
+            info.note = Some(Message::NoServer.text(Lang::En));
+            info.note_code = Some(Message::NoServer);
+            None
+        }
+        (Some(semantic), mode) => match dense::prepare(store, semantic.0.as_ref(), question)? {
+            Ok(ready) => Some(ready),
+            Err(why) if mode == RetrievalMode::Dense => {
+                return Err(Error::InvalidConfig(why.text(Lang::En)));
+            }
+            Err(why) => {
+                info.note = Some(why.text(Lang::En));
+                info.note_code = Some(why);
+                None
+            }
+        },
+    })
+}
+
+/// The keyword side's ranking as the fused one (no vectors).
+fn keyword_ranked(
+    ranked: Vec<rank::Scored>,
+    by_id: &mut HashMap<i64, rank::Scored>,
+) -> Vec<fuse::Fused> {
+    ranked
+        .into_iter()
+        .enumerate()
+        .map(|(i, scored)| {
+            let f = fuse::Fused {
+                chunk_id: scored.passage.chunk_id,
+                ranks: fuse::Ranks {
+                    keyword: Some(i + 1),
+                    fused: scored.score,
+                    ..Default::default()
+                },
+                vector_sentence: None,
+            };
+            by_id.insert(scored.passage.chunk_id, scored);
+            f
+        })
+        .collect()
+}
+
+/// The keyword and vector sides fused; each kept passage's sentence cosines go to
+/// `similarity` (for the composer). Also the vector side's hits, and how far its top 5
+/// agree with the keyword side's.
+fn fused_with_vectors(
+    store: &Store,
+    ready: &dense::Ready,
+    keyword: Vec<rank::Scored>,
+    options: &SearchOptions,
+    info: &mut RetrievalInfo,
+    by_id: &mut HashMap<i64, rank::Scored>,
+    similarity: &mut HashMap<i64, Vec<(usize, usize, f32)>>,
+) -> Result<(Vec<fuse::Fused>, (dense::DenseHits, f64))> {
+    info.used = if options.mode == RetrievalMode::Dense {
+        RankedBy::Vector
+    } else {
+        RankedBy::Hybrid
+    };
+    info.model = Some(ready.model.clone());
+    info.embed_ms = ready.embed_ms;
+    if ready.missing > 0 {
+        let note = Message::PartlyEmbedded {
+            embedded: ready.matrix.chunk_ids.len(),
+            total: ready.matrix.chunk_ids.len() + ready.missing,
+            model: ready.model.clone(),
+        };
+        info.note = Some(note.text(Lang::En));
+        info.note_code = Some(note);
+    }
+    let keyword = if options.mode == RetrievalMode::Dense {
+        Vec::new()
+    } else {
+        keyword
+    };
+    let keyword_ids: Vec<i64> = keyword.iter().map(|s| s.passage.chunk_id).collect();
+    let hits = dense::search(
+        ready,
+        dense::DENSE_CANDIDATES.max(options.k),
+        options.documents.as_deref(),
+        &keyword_ids,
+    );
+    let mut candidates: Vec<fuse::Candidate> = keyword_ids
+        .iter()
+        .enumerate()
+        .map(|(i, &id)| fuse::Candidate {
+            chunk_id: id,
+            keyword: Some(i + 1),
+            cosine: hits.cosine_of(id),
+        })
+        .collect();
+    candidates.extend(
+        hits.top
+            .iter()
+            .filter(|(id, _)| !keyword_ids.contains(id))
+            .map(|&(id, cos)| fuse::Candidate {
+                chunk_id: id,
+                keyword: None,
+                cosine: Some(cos),
+            }),
+    );
+    let ids: Vec<i64> = candidates.iter().map(|c| c.chunk_id).collect();
+    let (model_id, dim) = (ready.matrix.model_id, ready.matrix.dim);
+    let sentences = store.sentence_vectors(model_id, dim, &ids)?;
+    let fused = fuse::fuse(&candidates, &sentences, &ready.question, dim);
+    for f in fused.iter().take(options.k) {
+        if let Some(v) = sentences.get(&f.chunk_id) {
+            let cosines = v
+                .spans
+                .iter()
+                .enumerate()
+                .map(|(i, &(s, e))| {
+                    (
+                        s,
+                        e,
+                        crate::model::vector::dot(&v.data[i * dim..(i + 1) * dim], &ready.question),
+                    )
+                })
+                .collect();
+            similarity.insert(f.chunk_id, cosines);
+        }
+    }
+    by_id.extend(keyword.into_iter().map(|s| (s.passage.chunk_id, s)));
+    let keyword_top = &keyword_ids[..keyword_ids.len().min(5)];
+    let agreement = if keyword_top.is_empty() {
+        0.0
+    } else {
+        let dense_top = &hits.top[..hits.top.len().min(5)];
+        keyword_top
+            .iter()
+            .filter(|id| dense_top.iter().any(|(d, _)| d == *id))
+            .count() as f64
+            / keyword_top.len() as f64
+    };
+    Ok((fused, (hits, agreement)))
+}
+
+/// The fused ranking cut to what is read: passages the keyword side did not score are
+/// scored now, a reranker (if any) reorders them, and the best `k` are kept.
+fn keep_and_rerank(
+    store: &Store,
+    query: &Query,
+    weights: &[f64],
+    mut fused: Vec<fuse::Fused>,
+    options: &SearchOptions,
+    info: &mut RetrievalInfo,
+    by_id: &mut HashMap<i64, rank::Scored>,
+) -> Result<Vec<fuse::Fused>> {
+    // A reranker reads more than the k kept, so that it can lift one fusion put lower.
+    let read = match options.rerank {
+        Some(_) => options.k.max(rerank::RERANK_CANDIDATES),
+        None => options.k,
+    };
+    fused.truncate(read);
+    // Passages the keyword side did not score are read and scored now, only the kept ones.
+    let unscored: Vec<i64> = fused
+        .iter()
+        .map(|f| f.chunk_id)
+        .filter(|id| !by_id.contains_key(id))
+        .collect();
+    for p in store.passages(&unscored)? {
+        by_id.insert(p.chunk_id, rank::score(query, weights, p, 0.0));
+    }
+    fused.retain(|f| by_id.contains_key(&f.chunk_id));
+    if let Some(reranker) = &options.rerank
+        && !fused.is_empty()
+    {
+        let t = Instant::now();
+        match rerank::reorder(reranker.0.as_ref(), &query.text, &mut fused, by_id) {
+            Ok(()) => info.reranker = Some(reranker.0.model()),
+            Err(why) => info.rerank_note = Some(why),
+        }
+        info.rerank_ms = t.elapsed().as_secs_f64() * 1e3;
+    }
+    fused.truncate(options.k);
+    Ok(fused)
+}
+
+/// The signals the outcome is decided from.
+fn evidence_of(
+    query: &Query,
+    weights: &[f64],
+    passages: &[Passage],
+    vectors: Option<&(dense::DenseHits, f64)>,
+    unmentioned: Vec<String>,
+) -> outcome::Evidence {
+    outcome::Evidence {
+        coverage: passages.iter().map(|p| p.coverage).fold(0.0, f64::max),
+        sentence_coverage: passages
+            .iter()
+            .map(|p| p.sentence_coverage)
+            .fold(0.0, f64::max),
+        agreement: vectors.map(|v| v.1),
+        standout: vectors.and_then(|(h, _)| {
+            let best = passages
+                .iter()
+                .filter_map(|p| p.why.cosine)
+                .fold(f32::MIN, f32::max);
+            (h.spread > 1e-6 && best > f32::MIN).then(|| f64::from((best - h.mean) / h.spread))
+        }),
+        top_cosine: passages
+            .iter()
+            .filter_map(|p| p.why.cosine)
+            .map(f64::from)
+            .reduce(f64::max),
+        unmentioned,
+        fit: None,
+        terms_found: terms_found(query, weights, passages),
+    }
 }
 
 /// IDF-weighted share of `query`'s key terms found in at least one of `passages`.
