@@ -52,6 +52,30 @@ fn a_confined_worker_can_read_no_file_write_none_connect_nowhere_and_run_nothing
     );
 }
 
+/// The OCR step's probe: confined as it is before it becomes Tesseract, it may read
+/// Tesseract's libraries and language data and execute Tesseract, nothing else: not a
+/// file in /etc or /proc, not another program (/bin/true), no write, no connection.
+/// (Reading scans themselves is tested by evident-bench's OCR tests, through it.)
+#[test]
+fn the_ocr_step_reads_only_what_tesseract_needs_connects_nowhere_and_runs_only_tesseract() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("listen");
+    listener.set_nonblocking(true).expect("nonblocking");
+    let port = listener.local_addr().expect("addr").port();
+    let probe = sandbox(None)
+        .probe_ocr(port)
+        .expect("the OCR probe runs (scripts/setup.sh installs Tesseract)");
+    assert_eq!(probe.confinement.landlock, "fully enforced", "{probe:?}");
+    assert!(probe.confinement.seccomp, "{probe:?}");
+    assert_eq!(probe.attempts.len(), 4, "{probe:?}");
+    for (what, worked) in &probe.attempts {
+        assert!(!worked, "the confined OCR step could {what}: {probe:?}");
+    }
+    assert!(
+        listener.accept().is_err(),
+        "nothing connected to the loopback port"
+    );
+}
+
 #[test]
 fn a_confined_worker_still_reads_real_pdfs() {
     let pdf = corpus_pdfs()

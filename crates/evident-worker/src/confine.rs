@@ -12,8 +12,8 @@
 //! The kinds:
 //! - [`confine`]: the PDF reader reads nothing but the font files the parent names
 //!   (a page drawn for the viewer may need them).
-//! - [`confine_to_run`]: the OCR step reads the system's programs and data and
-//!   becomes exactly one program (Tesseract).
+//! - [`confine_to_run`]: the OCR step reads the libraries and data its program needs
+//!   and becomes exactly that program (Tesseract).
 //! - [`confine_model`]: the embeddings worker reads exactly one file, its model.
 //!
 //! The parent adds an empty environment and a working folder that holds nothing.
@@ -57,18 +57,19 @@ pub fn confine_model(memory_bytes: u64, model: &std::path::Path) -> Result<Confi
 }
 
 /// The confinement of a worker that then becomes `program` (Tesseract reading a scan):
-/// the same limits, no writes and no network, but it may read the system's programs,
-/// libraries and data (`read_trees`, to load the program and its language data) and
-/// execute exactly `program`, which it must be allowed to `exec` once.
+/// the same limits, no writes and no network, but it may read the files and trees the
+/// program needs (`readable`, `read_trees`: its libraries, the loader's cache, its
+/// language data) and execute exactly `program`, which it must be allowed to `exec`.
 pub fn confine_to_run(
     memory_bytes: u64,
     cpu_seconds: u64,
+    readable: &[std::path::PathBuf],
     read_trees: &[std::path::PathBuf],
     program: &std::path::Path,
 ) -> Result<Confinement, String> {
     limits(memory_bytes, Some(cpu_seconds))?;
     Ok(Confinement {
-        landlock: landlock(&[], read_trees, Some(program)),
+        landlock: landlock(readable, read_trees, Some(program)),
         seccomp: seccomp(true),
     })
 }

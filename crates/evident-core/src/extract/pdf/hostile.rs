@@ -22,6 +22,8 @@ pub enum Misbehaviour {
     /// Tries to read and write files, connect to this loopback port and run a program,
     /// and reports what worked.
     Probe(u16),
+    /// The same, confined as the OCR step is before it becomes Tesseract.
+    ProbeOcr(u16),
 }
 
 impl Misbehaviour {
@@ -32,6 +34,7 @@ impl Misbehaviour {
             Self::Crash => "crash".into(),
             Self::Flood => "flood".into(),
             Self::Probe(port) => format!("probe:{port}"),
+            Self::ProbeOcr(port) => format!("probe-ocr:{port}"),
         }
     }
 
@@ -41,7 +44,10 @@ impl Misbehaviour {
             "allocate" => Self::Allocate,
             "crash" => Self::Crash,
             "flood" => Self::Flood,
-            other => Self::Probe(other.strip_prefix("probe:")?.parse().ok()?),
+            other => match other.strip_prefix("probe-ocr:") {
+                Some(port) => Self::ProbeOcr(port.parse().ok()?),
+                None => Self::Probe(other.strip_prefix("probe:")?.parse().ok()?),
+            },
         })
     }
 }
@@ -69,6 +75,8 @@ pub(super) fn act(m: Misbehaviour, confinement: Confinement) -> WorkerReply {
                 }
             }
         }
-        Misbehaviour::Probe(port) => WorkerReply::Probed(probe(confinement, port)),
+        Misbehaviour::Probe(port) | Misbehaviour::ProbeOcr(port) => {
+            WorkerReply::Probed(probe(confinement, port))
+        }
     }
 }

@@ -125,6 +125,24 @@ impl PdfSandbox {
         }
     }
 
+    /// Runs an OCR worker in [`Misbehaviour::ProbeOcr`] mode: confined as it is before
+    /// it becomes Tesseract, it tries what a hostile scan would, and says what worked.
+    #[cfg(feature = "testing")]
+    pub fn probe_ocr(&self, port: u16) -> Result<super::confine::Probe, String> {
+        let engine = super::ocr::engine().map_err(|p| p.text(crate::message::Lang::En))?;
+        let sandbox = Self {
+            misbehave: Some(Misbehaviour::ProbeOcr(port)),
+            ..self.clone()
+        };
+        let limit = self.timeout;
+        let out = sandbox.run_raw_with(b"", Job::Read, limit, Some(&engine.program))?;
+        match serde_json::from_slice::<WorkerReply>(&out) {
+            Ok(WorkerReply::Probed(p)) => Ok(p),
+            Ok(WorkerReply::Failed(why)) => Err(why.text(crate::message::Lang::En)),
+            _ => Err("the worker did not probe".into()),
+        }
+    }
+
     /// Reads the PDF `bytes` (from `path`, for messages) in a worker process.
     pub fn read(&self, bytes: &[u8]) -> Result<RawPdf, Problem> {
         let reader = |detail: String| Problem::PdfReader { detail };
@@ -212,6 +230,8 @@ impl PdfSandbox {
         let hostile: Option<String> = None;
         if let Some(arg) = hostile {
             command.arg(arg);
+            // The program an OCR probe is confined to become.
+            command.args(program);
         } else if let Some(arg) = job.arg() {
             command.arg(arg);
             match (job, program) {
@@ -404,6 +424,15 @@ pub fn run_worker_if_requested() {
     if let Job::Ocr { langs } = job {
         become_tesseract(memory, cpu, args.get(5).map(PathBuf::from), langs);
     }
+    // Only a test build of Evident probes the OCR step's confinement.
+    #[cfg(feature = "testing")]
+    if let Some(Misbehaviour::ProbeOcr(port)) = args.get(4).and_then(|a| Misbehaviour::parse(a)) {
+        let program = args.get(5).map(PathBuf::from).unwrap_or_default();
+        reply_and_exit(&match confine_for_tesseract(memory, cpu, &program) {
+            Ok(confinement) => WorkerReply::Probed(super::confine::probe(confinement, port)),
+            Err(detail) => WorkerReply::Failed(Problem::PdfReader { detail }),
+        });
+    }
     let readable: Vec<PathBuf> = match job {
         Job::Render { .. } => args.iter().skip(5).map(PathBuf::from).collect(),
         Job::Read | Job::Ocr { .. } => Vec::new(),
@@ -452,13 +481,41 @@ pub fn run_worker_if_requested() {
             }
         }
     };
+    reply_and_exit(&reply);
+}
+
+/// Writes the worker's reply (a drawn page's PNG after it) and ends the process.
+fn reply_and_exit(reply: &WorkerReply) -> ! {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let mut written = serde_json::to_writer(&mut out, &reply).is_ok();
-    if let WorkerReply::Rendered(page) = &reply {
+    let mut written = serde_json::to_writer(&mut out, reply).is_ok();
+    if let WorkerReply::Rendered(page) = reply {
         written = written && out.write_all(b"\n").is_ok() && out.write_all(&page.png).is_ok();
     }
     let written = written && out.flush().is_ok();
     std::process::exit(if written { 0 } else { 3 });
+}
+
+/// What Tesseract needs to read (found with strace on Debian 12's tesseract-ocr 5):
+/// the loader's cache, the shared libraries and locales (`/usr/lib`, `/lib`), and its
+/// language data; nothing in `/etc` but the cache, no other program, no home folder.
+const TESSERACT_TREES: [&str; 6] = [
+    "/usr/lib",
+    "/lib",
+    "/lib64",
+    "/usr/share/tesseract-ocr",
+    "/usr/local/lib",
+    "/usr/local/share/tessdata",
+];
+
+/// Confines this process to become `program` (Tesseract) and nothing else.
+fn confine_for_tesseract(
+    memory: u64,
+    cpu: u64,
+    program: &std::path::Path,
+) -> Result<super::confine::Confinement, String> {
+    let trees: Vec<PathBuf> = TESSERACT_TREES.iter().map(PathBuf::from).collect();
+    let cache = [PathBuf::from("/etc/ld.so.cache")];
+    super::confine::confine_to_run(memory, cpu, &cache, &trees, program)
 }
 
 /// The OCR worker's last act: confined like a PDF reader (limits, no writes, no
@@ -477,11 +534,7 @@ fn become_tesseract(memory: u64, cpu: u64, program: Option<PathBuf>, langs: &str
                 && (p.starts_with("/usr/bin") || p.starts_with("/usr/local/bin"))
         })
         .unwrap_or_else(|| fail("no tesseract program was named".into()));
-    let trees: Vec<PathBuf> = ["/usr", "/lib", "/lib64", "/etc"]
-        .iter()
-        .map(PathBuf::from)
-        .collect();
-    if let Err(why) = super::confine::confine_to_run(memory, cpu, &trees, &program) {
+    if let Err(why) = confine_for_tesseract(memory, cpu, &program) {
         fail(why);
     }
     #[cfg(unix)]
