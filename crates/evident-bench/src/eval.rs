@@ -316,6 +316,188 @@ fn print(a: &EvalArgs<'_>, report: &Report) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// How the answers to the answerable questions came out (`--answers`).
+#[derive(Default)]
+struct AnswerTally {
+    questions: usize,
+    first: usize,
+    any: usize,
+    sentences: usize,
+    shown: usize,
+    shown_first: usize,
+    unanswerable_asked: usize,
+    unanswerable_shown: usize,
+}
+
+impl AnswerTally {
+    fn report(&self) -> AnswerReport {
+        let d = self.questions.max(1) as f64;
+        AnswerReport {
+            questions: self.questions,
+            first_sentence: self.first as f64 / d,
+            anywhere: self.any as f64 / d,
+            mean_sentences: self.sentences as f64 / d,
+            shown: self.shown,
+            shown_first: self.shown_first,
+            unanswerable_asked: self.unanswerable_asked,
+            unanswerable_shown: self.unanswerable_shown,
+        }
+    }
+}
+
+/// The answer to a question whose answer passage was retrieved in the top 5: whether
+/// its first sentence (or any) holds the gold answer, counted in `tally`; its sentences
+/// (and, `with_candidates`, every candidate with its features) for the run file.
+fn measure_answer(
+    store: &Store,
+    q: &Question,
+    aliases: &Aliases,
+    ask_options: &AskOptions,
+    with_candidates: bool,
+    tally: &mut AnswerTally,
+) -> anyhow::Result<serde_json::Value> {
+    let answer = ask(store, &q.question, aliases, ask_options)?;
+    let holds = |s: &evident_core::grounding::SentenceVerdict| {
+        s.citations.iter().any(|n| {
+            answer
+                .sources
+                .iter()
+                .any(|src| src.n == *n && q.is_hit(&src.doc_path, &s.text))
+        })
+    };
+    tally.questions += 1;
+    tally.sentences += answer.sentences.len();
+    tally.first += usize::from(answer.sentences.first().is_some_and(holds));
+    let shown = answer.status == Outcome::Answered;
+    tally.shown += usize::from(shown);
+    tally.shown_first += usize::from(shown && answer.sentences.first().is_some_and(holds));
+    tally.any += usize::from(answer.sentences.iter().any(holds));
+    let sentences: Vec<serde_json::Value> = answer
+        .sentences
+        .iter()
+        .map(|s| serde_json::json!({"text": s.text, "n": s.citations, "holds": holds(s)}))
+        .collect();
+    let mut candidates = Vec::new();
+    if with_candidates {
+        // Every candidate sentence with what it was ranked on.
+        let again = search(store, &q.question, aliases, &ask_options.search)?;
+        candidates = again
+            .sentences
+            .iter()
+            .map(|c| {
+                let hit = again
+                    .passages
+                    .iter()
+                    .find(|p| p.n == c.n)
+                    .is_some_and(|p| q.is_hit(&p.doc_path, &c.text));
+                serde_json::json!({"text": c.text, "n": c.n, "f": c.features, "score": c.score, "holds": hit})
+            })
+            .collect();
+    }
+    Ok(serde_json::json!({"sentences": sentences, "candidates": candidates}))
+}
+
+/// A question's line in the signals file (`--signals-out`) and in the run file
+/// (`--run-out`, the reference scorer's format), when asked for.
+fn write_lines(
+    signals: Option<&mut std::io::BufWriter<std::fs::File>>,
+    run_out: Option<&mut std::io::BufWriter<std::fs::File>>,
+    q: &Question,
+    result: &evident_core::search::SearchResult,
+    can_answer: bool,
+    first_hit: Option<usize>,
+    answer_lines: Option<serde_json::Value>,
+) -> anyhow::Result<()> {
+    if let Some(w) = signals {
+        writeln!(
+            w,
+            "{}",
+            serde_json::json!({
+                "id": q.id,
+                "mode": result.retrieval.used,
+                "answerable": can_answer,
+                "hit_rank": first_hit.map(|r| r + 1),
+                "status": result.status.as_str(),
+                "evidence": result.evidence,
+            })
+        )?;
+    }
+    if let Some(w) = run_out {
+        let retrieved: Vec<serde_json::Value> = result
+            .passages
+            .iter()
+            .map(|p| {
+                serde_json::json!({"doc": p.doc_path, "text": p.text, "highlight": p.highlight.text})
+            })
+            .collect();
+        writeln!(
+            w,
+            "{}",
+            serde_json::json!({
+                "id": q.id,
+                "retrieved": retrieved,
+                "abstained": result.status == Outcome::NotFound,
+                "hit_rank": first_hit.map(|r| r + 1),
+                "answer": answer_lines,
+            })
+        )?;
+    }
+    Ok(())
+}
+
+/// What `evaluate` counts over the questions of one ranking.
+#[derive(Default)]
+struct Counts {
+    hits_at: Vec<usize>,
+    rr: f64,
+    latencies: Vec<f64>,
+    embed_ms: Vec<f64>,
+    not_found_answerable: Vec<(String, String)>,
+    answerable: Outcomes,
+    unanswerable: Outcomes,
+    n_answerable: usize,
+    answered_hits: usize,
+    used: evident_core::search::RankedBy,
+    tally: AnswerTally,
+}
+
+impl Counts {
+    /// The report of `mode` over `questions` questions.
+    fn report(mut self, a: &EvalArgs<'_>, mode: RetrievalMode, questions: usize) -> ModeReport {
+        let n = self.n_answerable.max(1) as f64;
+        self.latencies.sort_by(f64::total_cmp);
+        self.embed_ms.sort_by(f64::total_cmp);
+        ModeReport {
+            mode: match mode {
+                RetrievalMode::Hybrid => "hybrid",
+                RetrievalMode::Keyword => "keyword",
+                RetrievalMode::Dense => "dense",
+            }
+            .into(),
+            used: self.used,
+            answerable_questions: self.n_answerable,
+            unanswerable_questions: questions - self.n_answerable,
+            hit_at: a
+                .ks
+                .iter()
+                .zip(&self.hits_at)
+                .map(|(k, h)| (*k, *h as f64 / n))
+                .collect(),
+            mrr_at_10: self.rr / n,
+            answered_precision_at_5: (self.answerable.answered > 0)
+                .then(|| self.answered_hits as f64 / self.answerable.answered as f64),
+            answerable: self.answerable,
+            unanswerable: self.unanswerable,
+            answerable_not_found: self.not_found_answerable,
+            latency_ms_p50: percentile(&self.latencies, 0.5),
+            latency_ms_p95: percentile(&self.latencies, 0.95),
+            embed_ms_p50: percentile(&self.embed_ms, 0.5),
+            embed_ms_p95: percentile(&self.embed_ms, 0.95),
+            answers: a.answers.then(|| self.tally.report()),
+        }
+    }
+}
+
 fn evaluate(
     a: &EvalArgs<'_>,
     store: &Store,
@@ -330,17 +512,10 @@ fn evaluate(
     };
     let k_max = a.ks.iter().copied().max().unwrap_or(10).max(10);
     let docs = store.documents()?;
-    let mut hits_at = vec![0usize; a.ks.len()];
-    let mut rr = 0.0;
-    let mut latencies = Vec::with_capacity(questions.len());
-    let mut embed_ms = Vec::new();
-    let mut not_found_answerable = Vec::new();
-    let (mut answerable, mut unanswerable) = (Outcomes::default(), Outcomes::default());
-    let (mut n_answerable, mut answered_hits) = (0usize, 0usize);
-    let mut used = evident_core::search::RankedBy::default();
-    let (mut a_n, mut a_first, mut a_any, mut a_sentences) = (0usize, 0usize, 0usize, 0usize);
-    let (mut a_shown, mut a_shown_first, mut u_asked, mut u_shown) =
-        (0usize, 0usize, 0usize, 0usize);
+    let mut c = Counts {
+        hits_at: vec![0; a.ks.len()],
+        ..Counts::default()
+    };
     let mut run_out = match a.run_out {
         Some(p) => Some(std::io::BufWriter::new(
             std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?,
@@ -365,10 +540,11 @@ fn evaluate(
             ..SearchOptions::default()
         };
         let result = search(store, &q.question, &aliases, &options)?;
-        used = result.retrieval.used;
-        latencies.push(result.elapsed_ms - result.retrieval.embed_ms);
+        c.used = result.retrieval.used;
+        c.latencies
+            .push(result.elapsed_ms - result.retrieval.embed_ms);
         if result.retrieval.embed_ms > 0.0 {
-            embed_ms.push(result.retrieval.embed_ms);
+            c.embed_ms.push(result.retrieval.embed_ms);
         }
         let first_hit = if can_answer {
             result
@@ -379,13 +555,13 @@ fn evaluate(
             None
         };
         if can_answer {
-            n_answerable += 1;
-            answerable.add(result.status);
+            c.n_answerable += 1;
+            c.answerable.add(result.status);
             if result.status == Outcome::Answered && first_hit.is_some_and(|r| r < 5) {
-                answered_hits += 1;
+                c.answered_hits += 1;
             }
         } else {
-            unanswerable.add(result.status);
+            c.unanswerable.add(result.status);
         }
         let mut answer_lines: Option<serde_json::Value> = None;
         let ask_options = AskOptions {
@@ -399,7 +575,7 @@ fn evaluate(
             // The outcome is the answer's (decided after the sentence is chosen).
             let answer = ask(store, &q.question, &aliases, &ask_options)?;
             if answer.status == Outcome::NotFound {
-                not_found_answerable.push((
+                c.not_found_answerable.push((
                     q.id.clone(),
                     answer.not_found_reason.clone().unwrap_or_default(),
                 ));
@@ -408,138 +584,40 @@ fn evaluate(
         if let Some(rank) = first_hit.filter(|_| a.answers)
             && rank < 5
         {
-            let answer = ask(store, &q.question, &aliases, &ask_options)?;
-            let holds = |s: &evident_core::grounding::SentenceVerdict| {
-                s.citations.iter().any(|n| {
-                    answer
-                        .sources
-                        .iter()
-                        .any(|src| src.n == *n && q.is_hit(&src.doc_path, &s.text))
-                })
-            };
-            a_n += 1;
-            a_sentences += answer.sentences.len();
-            a_first += usize::from(answer.sentences.first().is_some_and(holds));
-            let shown = answer.status == Outcome::Answered;
-            a_shown += usize::from(shown);
-            a_shown_first += usize::from(shown && answer.sentences.first().is_some_and(holds));
-            a_any += usize::from(answer.sentences.iter().any(holds));
-            let sentences: Vec<serde_json::Value> = answer
-                .sentences
-                .iter()
-                .map(|s| serde_json::json!({"text": s.text, "n": s.citations, "holds": holds(s)}))
-                .collect();
-            let mut candidates = Vec::new();
-            if run_out.is_some() {
-                // Every candidate sentence with what it was ranked on.
-                let again = search(store, &q.question, &aliases, &ask_options.search)?;
-                candidates = again
-                    .sentences
-                    .iter()
-                    .map(|c| {
-                        let hit = again
-                            .passages
-                            .iter()
-                            .find(|p| p.n == c.n)
-                            .is_some_and(|p| q.is_hit(&p.doc_path, &c.text));
-                        serde_json::json!({"text": c.text, "n": c.n, "f": c.features, "score": c.score, "holds": hit})
-                    })
-                    .collect();
-            }
-            answer_lines =
-                Some(serde_json::json!({"sentences": sentences, "candidates": candidates}));
+            let with_candidates = run_out.is_some();
+            answer_lines = Some(measure_answer(
+                store,
+                q,
+                &aliases,
+                &ask_options,
+                with_candidates,
+                &mut c.tally,
+            )?);
         }
         if a.answers && !q.answerable() {
             let answer = ask(store, &q.question, &aliases, &ask_options)?;
-            u_asked += 1;
-            u_shown += usize::from(answer.status == Outcome::Answered);
+            c.tally.unanswerable_asked += 1;
+            c.tally.unanswerable_shown += usize::from(answer.status == Outcome::Answered);
         }
         if let Some(rank) = first_hit {
             for (i, k) in a.ks.iter().enumerate() {
                 if rank < *k {
-                    hits_at[i] += 1;
+                    c.hits_at[i] += 1;
                 }
             }
             if rank < 10 {
-                rr += 1.0 / (rank as f64 + 1.0);
+                c.rr += 1.0 / (rank as f64 + 1.0);
             }
         }
-        if let Some(w) = signals.as_mut() {
-            writeln!(
-                w,
-                "{}",
-                serde_json::json!({
-                    "id": q.id,
-                    "mode": result.retrieval.used,
-                    "answerable": can_answer,
-                    "hit_rank": first_hit.map(|r| r + 1),
-                    "status": result.status.as_str(),
-                    "evidence": result.evidence,
-                })
-            )?;
-        }
-        if let Some(w) = run_out.as_mut() {
-            let retrieved: Vec<serde_json::Value> = result
-                .passages
-                .iter()
-                .map(|p| {
-                    serde_json::json!({"doc": p.doc_path, "text": p.text, "highlight": p.highlight.text})
-                })
-                .collect();
-            writeln!(
-                w,
-                "{}",
-                serde_json::json!({
-                    "id": q.id,
-                    "retrieved": retrieved,
-                    "abstained": result.status == Outcome::NotFound,
-                    "hit_rank": first_hit.map(|r| r + 1),
-                    "answer": answer_lines,
-                })
-            )?;
-        }
+        write_lines(
+            signals.as_deref_mut(),
+            run_out.as_mut(),
+            q,
+            &result,
+            can_answer,
+            first_hit,
+            answer_lines,
+        )?;
     }
-    let n = n_answerable.max(1) as f64;
-    latencies.sort_by(f64::total_cmp);
-    embed_ms.sort_by(f64::total_cmp);
-    Ok(ModeReport {
-        mode: match mode {
-            RetrievalMode::Hybrid => "hybrid",
-            RetrievalMode::Keyword => "keyword",
-            RetrievalMode::Dense => "dense",
-        }
-        .into(),
-        used,
-        answerable_questions: n_answerable,
-        unanswerable_questions: questions.len() - n_answerable,
-        hit_at: a
-            .ks
-            .iter()
-            .zip(&hits_at)
-            .map(|(k, h)| (*k, *h as f64 / n))
-            .collect(),
-        mrr_at_10: rr / n,
-        answered_precision_at_5: (answerable.answered > 0)
-            .then(|| answered_hits as f64 / answerable.answered as f64),
-        answerable,
-        unanswerable,
-        answerable_not_found: not_found_answerable,
-        latency_ms_p50: percentile(&latencies, 0.5),
-        latency_ms_p95: percentile(&latencies, 0.95),
-        embed_ms_p50: percentile(&embed_ms, 0.5),
-        embed_ms_p95: percentile(&embed_ms, 0.95),
-        answers: a.answers.then(|| {
-            let d = a_n.max(1) as f64;
-            AnswerReport {
-                questions: a_n,
-                first_sentence: a_first as f64 / d,
-                anywhere: a_any as f64 / d,
-                mean_sentences: a_sentences as f64 / d,
-                shown: a_shown,
-                shown_first: a_shown_first,
-                unanswerable_asked: u_asked,
-                unanswerable_shown: u_shown,
-            }
-        }),
-    })
+    Ok(c.report(a, mode, questions.len()))
 }

@@ -585,14 +585,7 @@ fn quantity(text: &str, start: usize, end: usize, value: f64) -> Quantity {
             } else if after.starts_with("个半") {
                 value += factor / 2.0;
             }
-            dimension = match unit {
-                Unit::Days => Dimension::Days,
-                Unit::Months => Dimension::Months,
-                Unit::Hours => Dimension::Hours,
-                Unit::Ratio => Dimension::Ratio,
-                Unit::Cny => Dimension::Money("CNY"),
-                Unit::Usd => Dimension::Money("USD"),
-            };
+            dimension = dimension_of(unit);
         } else if currency_before {
             dimension = Dimension::Money("USD");
         } else if yuan_before {
@@ -623,26 +616,45 @@ fn quantity(text: &str, start: usize, end: usize, value: f64) -> Quantity {
         dimension = Dimension::Money("USD");
     }
     let tail = text[unit_end..].trim_start();
-    let direction = BEFORE
-        .iter()
-        .find(|(w, _)| ends_with_word(before, w))
-        .or_else(|| AFTER.iter().find(|(w, _)| tail.starts_with(w)))
-        .map_or(Direction::Exact, |(_, d)| *d);
-    let direction = match direction {
-        Direction::Exact if dimension == Dimension::Ratio => share_bound(before),
-        d => d,
-    };
-    let direction = if approx && direction == Direction::Exact {
-        Direction::MoreThan
-    } else {
-        direction
-    };
+    let direction = direction_of(before, tail, &dimension, approx);
     Quantity {
         value,
         dimension,
         direction,
         start,
         end: unit_end,
+    }
+}
+
+/// The dimension a unit word gives its number.
+fn dimension_of(unit: Unit) -> Dimension {
+    match unit {
+        Unit::Days => Dimension::Days,
+        Unit::Months => Dimension::Months,
+        Unit::Hours => Dimension::Hours,
+        Unit::Ratio => Dimension::Ratio,
+        Unit::Cny => Dimension::Money("CNY"),
+        Unit::Usd => Dimension::Money("USD"),
+    }
+}
+
+/// Which way the bound words around a number (`before` it, `tail` after its unit) turn
+/// it: 不超过 / at most, 以上 / or more; a share's own bound (过半数); a number said
+/// with 多 or 余 is more than itself.
+fn direction_of(before: &str, tail: &str, dimension: &Dimension, approx: bool) -> Direction {
+    let direction = BEFORE
+        .iter()
+        .find(|(w, _)| ends_with_word(before, w))
+        .or_else(|| AFTER.iter().find(|(w, _)| tail.starts_with(w)))
+        .map_or(Direction::Exact, |(_, d)| *d);
+    let direction = match direction {
+        Direction::Exact if *dimension == Dimension::Ratio => share_bound(before),
+        d => d,
+    };
+    if approx && direction == Direction::Exact {
+        Direction::MoreThan
+    } else {
+        direction
     }
 }
 

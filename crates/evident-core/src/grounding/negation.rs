@@ -275,6 +275,8 @@ fn negation_at(chars: &[char]) -> Option<&'static str> {
         .copied()
 }
 
+/// `text` read for negation: what each negation denies, and the words stated plainly
+/// (Chinese as characters with the denied ones masked, English as terms).
 fn read(text: &str) -> Read {
     let mut form = denial_form(text);
     for w in IDIOMS_EN {
@@ -283,8 +285,20 @@ fn read(text: &str) -> Read {
     for w in NOT_NEGATIONS_ZH {
         form = form.replace(w, &"_".repeat(w.chars().count()));
     }
-    let mut chars: Vec<char> = form.chars().collect();
     let mut denials = Vec::new();
+    let plain_zh = read_zh(&form, &mut denials);
+    let plain_en = read_en(&form, &mut denials);
+    Read {
+        denials,
+        plain_zh,
+        plain_en,
+    }
+}
+
+/// The Chinese negations of `form` (不得, 无须, 未 …) and what each reaches, up to the end
+/// of its clause; the form with each denied word masked.
+fn read_zh(form: &str, denials: &mut Vec<Denial>) -> String {
+    let mut chars: Vec<char> = form.chars().collect();
     let mut i = 0;
     while i < chars.len() {
         let Some(w) = negation_at(&chars[i..]) else {
@@ -338,8 +352,12 @@ fn read(text: &str) -> Read {
         }
         i = denied_end.max(i + 1);
     }
-    let plain_zh: String = chars.into_iter().collect();
+    chars.into_iter().collect()
+}
 
+/// The English negations of `form` (not, no, never, n't, and words such as "forbid")
+/// and what each reaches; the terms not denied.
+fn read_en(form: &str, denials: &mut Vec<Denial>) -> Vec<String> {
     let words: Vec<&str> = form
         .split(|c: char| !c.is_ascii_alphabetic() && c != '\'')
         .filter(|w| !w.is_empty())
@@ -399,17 +417,12 @@ fn read(text: &str) -> Read {
             });
         }
     }
-    let plain_en = words
+    words
         .iter()
         .zip(&denied)
         .filter(|(_, d)| !**d)
         .filter_map(|(w, _)| term_form(w))
-        .collect();
-    Read {
-        denials,
-        plain_zh,
-        plain_en,
-    }
+        .collect()
 }
 
 /// What each negation in `text` denies (bounds such as 不超过 and idioms such as "no
