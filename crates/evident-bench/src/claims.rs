@@ -336,139 +336,126 @@ fn index(db: &Path, eval_dir: &Path, cases: &[ClaimCase]) -> anyhow::Result<Stor
     Ok(store)
 }
 
-/// Runs the claim set; prints per-kind rates and the check's latency unless `json`,
-/// and returns the report.
-pub fn run(
+/// Checks each claim of `cases` against the passages its question retrieves from the
+/// documents indexed in `tmp`, and counts the outcomes.
+fn measure(
+    tmp: &Path,
     eval_dir: &Path,
     claims: &Path,
+    cases: &[ClaimCase],
     split: Split,
-    json: bool,
-    verbose: bool,
-) -> anyhow::Result<serde_json::Value> {
-    let cases: Vec<ClaimCase> = load(claims)?
-        .into_iter()
-        .filter(|c| split.holds(c.group))
-        .collect();
-    if cases.is_empty() {
-        bail!("{}: no claims in this split", claims.display());
-    }
-    let tmp = std::env::temp_dir().join(format!("evident-bench-claims-{}", std::process::id()));
-    std::fs::create_dir_all(&tmp)?;
-    let result = (|| -> anyhow::Result<Report> {
-        let store = index(&tmp.join("index.sqlite3"), eval_dir, &cases)?;
-        let aliases = Aliases::default();
-        let mut outcomes = Vec::new();
-        let mut kinds: BTreeMap<String, Tally> = BTreeMap::new();
-        let mut languages: BTreeMap<String, (Tally, Tally)> = BTreeMap::new();
-        let mut timing_sets: Vec<(String, Vec<Passage>, Vec<usize>)> = Vec::new();
-        let mut skipped: Vec<String> = Vec::new();
-        for case in &cases {
-            let Some((passages, cited)) = passages_for(&store, case, &aliases)? else {
-                // Said in the report, never scored as either outcome.
-                skipped.push(case.id.clone());
-                continue;
-            };
-            let markers: String = cited.iter().map(|n| format!("[{n}]")).collect();
-            let answer = format!("{}{markers}", case.claim.trim());
-            let verdicts = check(&answer, &passages);
-            if verdicts.is_empty() {
-                bail!(
-                    "{}: the check returned no verdict for {}",
-                    claims.display(),
-                    case.id
-                );
-            }
-            let flagged = verdicts.iter().any(|v| v.verdict != Verdict::Supported);
-            let worst = verdicts
-                .iter()
-                .map(|v| v.verdict)
-                .min_by_key(|v| match v {
-                    Verdict::Unsupported => 0,
-                    Verdict::PartiallySupported => 1,
-                    Verdict::Supported => 2,
-                })
-                .unwrap_or(Verdict::Unsupported);
-            let t = kinds.entry(case.kind.clone()).or_default();
-            t.claims += 1;
-            t.flagged += usize::from(flagged);
-            let l = languages.entry(case.lang.clone()).or_default();
-            let side = if case.label == "faithful" {
-                &mut l.1
-            } else {
-                &mut l.0
-            };
-            side.claims += 1;
-            side.flagged += usize::from(flagged);
-            outcomes.push(Outcome {
-                id: case.id.clone(),
-                kind: case.kind.clone(),
-                label: case.label.clone(),
-                claim: case.claim.clone(),
-                flagged,
-                verdict: worst,
-                reasons: verdicts.iter().flat_map(|v| v.reasons.clone()).collect(),
-                compared: Some(
-                    verdicts
-                        .iter()
-                        .filter_map(|v| v.support.as_ref().map(|s| s.span.text.clone()))
-                        .collect::<Vec<_>>()
-                        .join(" | "),
-                )
-                .filter(|c| !c.is_empty()),
-                quote: case.quote.clone(),
-            });
-            timing_sets.push((case.claim.trim().to_owned(), passages, cited.clone()));
-        }
-        let mut colours: BTreeMap<String, Colours> = BTreeMap::new();
-        for o in &outcomes {
-            let lang = cases
-                .iter()
-                .find(|c| c.id == o.id)
-                .map_or("?", |c| c.lang.as_str());
-            for key in [
-                o.label.clone(),
-                format!("{}/{}", o.label, o.kind),
-                format!("{}/{lang}", o.label),
-            ] {
-                colours.entry(key).or_default().add(o.verdict);
-            }
-        }
-        let of = |label: &str| colours.get(label).copied().unwrap_or_default();
-        let (mistaken, faithful) = (of("mistaken"), of("faithful"));
-        let rate = |label: &str| {
-            let (mut c, mut f) = (0, 0);
-            for o in outcomes.iter().filter(|o| o.label == label) {
-                c += 1;
-                f += usize::from(o.flagged);
-            }
-            Tally {
-                claims: c,
-                flagged: f,
-            }
-            .rate()
+) -> anyhow::Result<Report> {
+    let store = index(&tmp.join("index.sqlite3"), eval_dir, cases)?;
+    let aliases = Aliases::default();
+    let mut outcomes = Vec::new();
+    let mut kinds: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut languages: BTreeMap<String, (Tally, Tally)> = BTreeMap::new();
+    let mut timing_sets: Vec<(String, Vec<Passage>, Vec<usize>)> = Vec::new();
+    let mut skipped: Vec<String> = Vec::new();
+    for case in cases {
+        let Some((passages, cited)) = passages_for(&store, case, &aliases)? else {
+            // Said in the report, never scored as either outcome.
+            skipped.push(case.id.clone());
+            continue;
         };
-        Ok(Report {
-            split: format!("{split:?}").to_lowercase(),
-            claims: outcomes.len(),
-            mistaken_flagged: rate("mistaken"),
-            faithful_flagged: rate("faithful"),
-            kinds,
-            languages,
-            mistaken_green: mistaken.share(mistaken.green),
-            faithful_red: faithful.share(faithful.red),
-            faithful_amber: faithful.share(faithful.amber),
-            colours,
-            p95_ms_five_sentences_eight_passages: p95_ms(&timing_sets),
-            skipped,
-            outcomes,
-        })
-    })();
-    let _ = std::fs::remove_dir_all(&tmp);
-    let report = result?;
-    let value = serde_json::to_value(&report)?;
-    if json {
-        return Ok(value);
+        let markers: String = cited.iter().map(|n| format!("[{n}]")).collect();
+        let answer = format!("{}{markers}", case.claim.trim());
+        let verdicts = check(&answer, &passages);
+        if verdicts.is_empty() {
+            bail!(
+                "{}: the check returned no verdict for {}",
+                claims.display(),
+                case.id
+            );
+        }
+        let flagged = verdicts.iter().any(|v| v.verdict != Verdict::Supported);
+        let worst = verdicts
+            .iter()
+            .map(|v| v.verdict)
+            .min_by_key(|v| match v {
+                Verdict::Unsupported => 0,
+                Verdict::PartiallySupported => 1,
+                Verdict::Supported => 2,
+            })
+            .unwrap_or(Verdict::Unsupported);
+        let t = kinds.entry(case.kind.clone()).or_default();
+        t.claims += 1;
+        t.flagged += usize::from(flagged);
+        let l = languages.entry(case.lang.clone()).or_default();
+        let side = if case.label == "faithful" {
+            &mut l.1
+        } else {
+            &mut l.0
+        };
+        side.claims += 1;
+        side.flagged += usize::from(flagged);
+        outcomes.push(Outcome {
+            id: case.id.clone(),
+            kind: case.kind.clone(),
+            label: case.label.clone(),
+            claim: case.claim.clone(),
+            flagged,
+            verdict: worst,
+            reasons: verdicts.iter().flat_map(|v| v.reasons.clone()).collect(),
+            compared: Some(
+                verdicts
+                    .iter()
+                    .filter_map(|v| v.support.as_ref().map(|s| s.span.text.clone()))
+                    .collect::<Vec<_>>()
+                    .join(" | "),
+            )
+            .filter(|c| !c.is_empty()),
+            quote: case.quote.clone(),
+        });
+        timing_sets.push((case.claim.trim().to_owned(), passages, cited.clone()));
     }
+    let mut colours: BTreeMap<String, Colours> = BTreeMap::new();
+    for o in &outcomes {
+        let lang = cases
+            .iter()
+            .find(|c| c.id == o.id)
+            .map_or("?", |c| c.lang.as_str());
+        for key in [
+            o.label.clone(),
+            format!("{}/{}", o.label, o.kind),
+            format!("{}/{lang}", o.label),
+        ] {
+            colours.entry(key).or_default().add(o.verdict);
+        }
+    }
+    let of = |label: &str| colours.get(label).copied().unwrap_or_default();
+    let (mistaken, faithful) = (of("mistaken"), of("faithful"));
+    let rate = |label: &str| {
+        let (mut c, mut f) = (0, 0);
+        for o in outcomes.iter().filter(|o| o.label == label) {
+            c += 1;
+            f += usize::from(o.flagged);
+        }
+        Tally {
+            claims: c,
+            flagged: f,
+        }
+        .rate()
+    };
+    Ok(Report {
+        split: format!("{split:?}").to_lowercase(),
+        claims: outcomes.len(),
+        mistaken_flagged: rate("mistaken"),
+        faithful_flagged: rate("faithful"),
+        kinds,
+        languages,
+        mistaken_green: mistaken.share(mistaken.green),
+        faithful_red: faithful.share(faithful.red),
+        faithful_amber: faithful.share(faithful.amber),
+        colours,
+        p95_ms_five_sentences_eight_passages: p95_ms(&timing_sets),
+        skipped,
+        outcomes,
+    })
+}
+
+/// The report as text, with every misleading colour when `verbose`.
+fn print_report(report: &Report, claims: &Path, verbose: bool) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
@@ -550,6 +537,35 @@ pub fn run(
             }
         }
     }
+    Ok(())
+}
+
+/// Runs the claim set; prints per-kind rates and the check's latency unless `json`,
+/// and returns the report.
+pub fn run(
+    eval_dir: &Path,
+    claims: &Path,
+    split: Split,
+    json: bool,
+    verbose: bool,
+) -> anyhow::Result<serde_json::Value> {
+    let cases: Vec<ClaimCase> = load(claims)?
+        .into_iter()
+        .filter(|c| split.holds(c.group))
+        .collect();
+    if cases.is_empty() {
+        bail!("{}: no claims in this split", claims.display());
+    }
+    let tmp = std::env::temp_dir().join(format!("evident-bench-claims-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp)?;
+    let result = measure(&tmp, eval_dir, claims, &cases, split);
+    let _ = std::fs::remove_dir_all(&tmp);
+    let report = result?;
+    let value = serde_json::to_value(&report)?;
+    if json {
+        return Ok(value);
+    }
+    print_report(&report, claims, verbose)?;
     Ok(value)
 }
 

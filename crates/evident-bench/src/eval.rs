@@ -445,6 +445,13 @@ fn write_lines(
     Ok(())
 }
 
+/// A file made for writing, buffered.
+fn created(path: &Path) -> anyhow::Result<std::io::BufWriter<std::fs::File>> {
+    let file =
+        std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(std::io::BufWriter::new(file))
+}
+
 /// What `evaluate` counts over the questions of one ranking.
 #[derive(Default)]
 struct Counts {
@@ -516,12 +523,7 @@ fn evaluate(
         hits_at: vec![0; a.ks.len()],
         ..Counts::default()
     };
-    let mut run_out = match a.run_out {
-        Some(p) => Some(std::io::BufWriter::new(
-            std::fs::File::create(p).with_context(|| format!("cannot write {}", p.display()))?,
-        )),
-        None => None,
-    };
+    let mut run_out = a.run_out.map(created).transpose()?;
     for q in questions {
         let can_answer = q.answerable() && a.against.is_none();
         // PolicyQA: search only the question's own policy.

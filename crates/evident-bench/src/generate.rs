@@ -78,6 +78,97 @@ fn corpus_dirs(corpus: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
+impl Report {
+    /// Counts one answer: how it came out, its sentences' verdicts, its times.
+    fn count(
+        &mut self,
+        answer: &evident_core::answer::Answer,
+        first: &mut Vec<f64>,
+        total: &mut Vec<f64>,
+    ) {
+        self.questions += 1;
+        if let Some(run) = &answer.generation {
+            if let Some(ms) = run.first_text_ms {
+                first.push(ms as f64);
+            }
+            total.push(run.total_ms as f64);
+        }
+        if answer.generation.is_none() {
+            self.not_asked += 1;
+        } else if answer.fallback.is_some() {
+            self.fell_back += 1;
+            for s in answer.generation.iter().flat_map(|g| &g.draft) {
+                self.draft_sentences += 1;
+                self.draft_flagged += usize::from(s.verdict != Verdict::Supported);
+            }
+        } else if answer.mode == Mode::Generated {
+            match answer.status {
+                Status::NotFound => self.not_found += 1,
+                Status::Uncertain => self.uncertain += 1,
+                _ => {}
+            }
+            if answer.status != Status::NotFound {
+                self.generated += 1;
+            }
+            for s in &answer.sentences {
+                self.sentences += 1;
+                match s.verdict {
+                    Verdict::Unsupported => self.unsupported += 1,
+                    Verdict::PartiallySupported => self.partly += 1,
+                    Verdict::Supported => {}
+                }
+            }
+        }
+    }
+
+    /// The report as text.
+    fn print(&self) {
+        println!("model answers on {} questions", self.questions);
+        println!(
+            "  written and checked: {} (uncertain: {}), model said not found: {}, fell back to extractive: {}, not asked (nothing retrieved): {}",
+            self.generated, self.uncertain, self.not_found, self.fell_back, self.not_asked
+        );
+        println!(
+            "  sentences: {}, unsupported: {}, partly supported: {}, flagged: {:.1}%",
+            self.sentences,
+            self.unsupported,
+            self.partly,
+            100.0 * self.flagged_share
+        );
+        println!(
+            "  not shown (cited nothing), checked all the same: {} sentences, {} flagged",
+            self.draft_sentences, self.draft_flagged
+        );
+        println!(
+            "  first text: median {:.0} ms, p95 {:.0} ms; whole answer: median {:.0} ms, p95 {:.0} ms",
+            self.first_text_ms_median,
+            self.first_text_ms_p95,
+            self.total_ms_median,
+            self.total_ms_p95
+        );
+    }
+}
+
+/// The library the questions are asked of: `a.db`, else the corpus imported into a
+/// fresh database in `tmp`.
+fn library(a: &BenchGenerate<'_>, tmp: &Path) -> anyhow::Result<Store> {
+    Ok(match a.db {
+        Some(db) => Store::open(db)?,
+        None => {
+            let _ = std::fs::remove_dir_all(tmp);
+            std::fs::create_dir_all(tmp)?;
+            let mut store = Store::open(&tmp.join("bench.sqlite3"))?;
+            let files: Vec<PathBuf> = evident_core::import::collect_files(&corpus_dirs(a.corpus))
+                .0
+                .into_iter()
+                .filter(|f| f.file_name().is_some_and(|n| n != "SOURCE.md"))
+                .collect();
+            Importer::new(ImportOptions::sandboxed()?).run(&mut store, &files, &mut |_| {})?;
+            store
+        }
+    })
+}
+
 /// Runs the questions through `generator` and prints (or returns as JSON) the figures.
 pub fn run(
     a: &BenchGenerate<'_>,
@@ -96,21 +187,7 @@ pub fn run(
         anyhow::bail!("{} holds no questions to ask", a.questions.display());
     }
     let tmp = std::env::temp_dir().join(format!("evident-bench-generate-{}", std::process::id()));
-    let store = match a.db {
-        Some(db) => Store::open(db)?,
-        None => {
-            let _ = std::fs::remove_dir_all(&tmp);
-            std::fs::create_dir_all(&tmp)?;
-            let mut store = Store::open(&tmp.join("bench.sqlite3"))?;
-            let files: Vec<PathBuf> = evident_core::import::collect_files(&corpus_dirs(a.corpus))
-                .0
-                .into_iter()
-                .filter(|f| f.file_name().is_some_and(|n| n != "SOURCE.md"))
-                .collect();
-            Importer::new(ImportOptions::sandboxed()?).run(&mut store, &files, &mut |_| {})?;
-            store
-        }
-    };
+    let store = library(a, &tmp)?;
     let mut out = match a.out {
         Some(p) => Some(std::io::BufWriter::new(
             std::fs::File::create(p)
@@ -132,39 +209,7 @@ pub fn run(
             generator,
             &mut |_| true,
         )?;
-        r.questions += 1;
-        if let Some(run) = &answer.generation {
-            if let Some(ms) = run.first_text_ms {
-                first.push(ms as f64);
-            }
-            total.push(run.total_ms as f64);
-        }
-        if answer.generation.is_none() {
-            r.not_asked += 1;
-        } else if answer.fallback.is_some() {
-            r.fell_back += 1;
-            for s in answer.generation.iter().flat_map(|g| &g.draft) {
-                r.draft_sentences += 1;
-                r.draft_flagged += usize::from(s.verdict != Verdict::Supported);
-            }
-        } else if answer.mode == Mode::Generated {
-            match answer.status {
-                Status::NotFound => r.not_found += 1,
-                Status::Uncertain => r.uncertain += 1,
-                _ => {}
-            }
-            if answer.status != Status::NotFound {
-                r.generated += 1;
-            }
-            for s in &answer.sentences {
-                r.sentences += 1;
-                match s.verdict {
-                    Verdict::Unsupported => r.unsupported += 1,
-                    Verdict::PartiallySupported => r.partly += 1,
-                    Verdict::Supported => {}
-                }
-            }
-        }
+        r.count(&answer, &mut first, &mut total);
         if let Some(out) = out.as_mut() {
             let row = Row {
                 id: &q.id,
@@ -193,26 +238,7 @@ pub fn run(
     r.total_ms_median = percentile(&total, 0.5);
     r.total_ms_p95 = percentile(&total, 0.95);
     if !json {
-        println!("model answers on {} questions", r.questions);
-        println!(
-            "  written and checked: {} (uncertain: {}), model said not found: {}, fell back to extractive: {}, not asked (nothing retrieved): {}",
-            r.generated, r.uncertain, r.not_found, r.fell_back, r.not_asked
-        );
-        println!(
-            "  sentences: {}, unsupported: {}, partly supported: {}, flagged: {:.1}%",
-            r.sentences,
-            r.unsupported,
-            r.partly,
-            100.0 * r.flagged_share
-        );
-        println!(
-            "  not shown (cited nothing), checked all the same: {} sentences, {} flagged",
-            r.draft_sentences, r.draft_flagged
-        );
-        println!(
-            "  first text: median {:.0} ms, p95 {:.0} ms; whole answer: median {:.0} ms, p95 {:.0} ms",
-            r.first_text_ms_median, r.first_text_ms_p95, r.total_ms_median, r.total_ms_p95
-        );
+        r.print();
     }
     Ok(serde_json::to_value(&r)?)
 }

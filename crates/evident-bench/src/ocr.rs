@@ -167,19 +167,9 @@ fn pdfs(eval: &Path, pages_each: u32) -> Vec<(PathBuf, &'static str, Split, Vec<
     ]
 }
 
-pub fn run(
-    eval: &Path,
-    pages_each: u32,
-    retrieval: bool,
-    dump: Option<&Path>,
-    json: bool,
-) -> anyhow::Result<serde_json::Value> {
-    if let Some(dir) = dump {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    ocr::engine().map_err(|why| anyhow::anyhow!("{why}"))?;
-    let sandbox = PdfSandbox::current_exe()?;
-    let reader = PdfReader::Sandboxed(sandbox.clone());
+/// The pages to read: each chosen page of each corpus PDF, scanned clean and noisy,
+/// with its text layer as the truth (pages whose layer decodes to noise are left out).
+fn jobs(eval: &Path, pages_each: u32, sandbox: &PdfSandbox) -> anyhow::Result<Vec<Job>> {
     let mut jobs: Vec<Job> = Vec::new();
     for (pdf, lang, split, pages) in pdfs(eval, pages_each) {
         let bytes =
@@ -193,7 +183,7 @@ pub fn run(
         for (look, look_name) in [(Look::Clean, "clean"), (Look::Noisy, "noisy")] {
             let wanted = pages.clone();
             let scan =
-                std::sync::Arc::new(scan_pdf(&sandbox, &bytes, |n| wanted.contains(&n), look)?);
+                std::sync::Arc::new(scan_pdf(sandbox, &bytes, |n| wanted.contains(&n), look)?);
             for &page in &pages {
                 let Some(text) = truth.pages.get(page as usize - 1).map(|p| p.text.clone()) else {
                     continue;
@@ -215,6 +205,91 @@ pub fn run(
             }
         }
     }
+    Ok(jobs)
+}
+
+/// Mean character accuracy by split, language and look.
+fn means(pages: &[PageResult]) -> Vec<Mean> {
+    let mut accuracy_by: Vec<Mean> = Vec::new();
+    for split in [Split::Tune, Split::HeldOut] {
+        for lang in ["zh", "en"] {
+            for look in ["clean", "noisy"] {
+                let of: Vec<f64> = pages
+                    .iter()
+                    .filter(|p| p.lang == lang && p.look == look && p.split == split)
+                    .map(|p| p.accuracy)
+                    .collect();
+                if !of.is_empty() {
+                    accuracy_by.push(Mean {
+                        lang,
+                        split,
+                        look,
+                        accuracy: of.iter().sum::<f64>() / of.len() as f64,
+                        pages: of.len(),
+                    });
+                }
+            }
+        }
+    }
+    accuracy_by
+}
+
+/// The report as text.
+fn print_report(report: &Report) {
+    println!(
+        "Scanned pages read ({}, {} dpi, {} threads):",
+        ocr::engine().map(|e| e.version).unwrap_or_default(),
+        ocr::DPI,
+        report.threads
+    );
+    for m in &report.accuracy {
+        println!(
+            "  {} {:<8} {:<5}  character accuracy {:.2}%  ({} pages)",
+            m.lang,
+            if m.split == Split::Tune {
+                "tune"
+            } else {
+                "held-out"
+            },
+            m.look,
+            m.accuracy * 100.0,
+            m.pages
+        );
+    }
+    println!("  {:.2} pages per second", report.pages_per_second);
+    if let Some(r) = &report.retrieval {
+        let f = |v: Option<f64>| v.map_or("?".to_owned(), |v| format!("{v:.3}"));
+        println!(
+            "  colloquial-dev hit@5 (keyword search), all {} questions: born-digital PDFs {}, scanned {}",
+            r.questions,
+            f(r.born_digital_all),
+            f(r.scanned_all)
+        );
+        println!(
+            "  the {} questions answered in the PDFs: born-digital {}, scanned {}",
+            r.pdf_questions,
+            f(r.born_digital_pdf_questions),
+            f(r.scanned_pdf_questions)
+        );
+    }
+}
+
+/// Reads the pages of [`jobs`] on every core and reports their accuracy and speed (and,
+/// with `retrieval`, hit@5 with every corpus PDF scanned).
+pub fn run(
+    eval: &Path,
+    pages_each: u32,
+    retrieval: bool,
+    dump: Option<&Path>,
+    json: bool,
+) -> anyhow::Result<serde_json::Value> {
+    if let Some(dir) = dump {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    ocr::engine().map_err(|why| anyhow::anyhow!("{why}"))?;
+    let sandbox = PdfSandbox::current_exe()?;
+    let reader = PdfReader::Sandboxed(sandbox.clone());
+    let jobs = jobs(eval, pages_each, &sandbox)?;
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results = std::sync::Mutex::new(Vec::new());
@@ -256,27 +331,7 @@ pub fn run(
     let elapsed = started.elapsed().as_secs_f64();
     let mut pages = results.into_inner().unwrap_or_default();
     pages.sort_by(|a, b| (&a.file, a.page, a.look).cmp(&(&b.file, b.page, b.look)));
-    let mut accuracy_by: Vec<Mean> = Vec::new();
-    for split in [Split::Tune, Split::HeldOut] {
-        for lang in ["zh", "en"] {
-            for look in ["clean", "noisy"] {
-                let of: Vec<f64> = pages
-                    .iter()
-                    .filter(|p| p.lang == lang && p.look == look && p.split == split)
-                    .map(|p| p.accuracy)
-                    .collect();
-                if !of.is_empty() {
-                    accuracy_by.push(Mean {
-                        lang,
-                        split,
-                        look,
-                        accuracy: of.iter().sum::<f64>() / of.len() as f64,
-                        pages: of.len(),
-                    });
-                }
-            }
-        }
-    }
+    let accuracy_by = means(&pages);
     let retrieval = if retrieval {
         Some(hit_at_5(eval)?)
     } else {
@@ -291,42 +346,7 @@ pub fn run(
     };
     let value = serde_json::to_value(&report)?;
     if !json {
-        println!(
-            "Scanned pages read ({}, {} dpi, {} threads):",
-            ocr::engine().map(|e| e.version).unwrap_or_default(),
-            ocr::DPI,
-            report.threads
-        );
-        for m in &report.accuracy {
-            println!(
-                "  {} {:<8} {:<5}  character accuracy {:.2}%  ({} pages)",
-                m.lang,
-                if m.split == Split::Tune {
-                    "tune"
-                } else {
-                    "held-out"
-                },
-                m.look,
-                m.accuracy * 100.0,
-                m.pages
-            );
-        }
-        println!("  {:.2} pages per second", report.pages_per_second);
-        if let Some(r) = &report.retrieval {
-            let f = |v: Option<f64>| v.map_or("?".to_owned(), |v| format!("{v:.3}"));
-            println!(
-                "  colloquial-dev hit@5 (keyword search), all {} questions: born-digital PDFs {}, scanned {}",
-                r.questions,
-                f(r.born_digital_all),
-                f(r.scanned_all)
-            );
-            println!(
-                "  the {} questions answered in the PDFs: born-digital {}, scanned {}",
-                r.pdf_questions,
-                f(r.born_digital_pdf_questions),
-                f(r.scanned_pdf_questions)
-            );
-        }
+        print_report(&report);
     }
     Ok(value)
 }
