@@ -38,6 +38,7 @@ vi.mock("./ipc", () => ({
           imported_at: 0,
           status: "indexed",
           warnings: [],
+          warned: [],
           chunker_version: 1,
           chunks: 1,
           missing: false,

@@ -1107,9 +1107,15 @@ imported_at: number,
  */
 status: DocumentStatus, 
 /**
- * What the user should know about this document (pages without text, repairs).
+ * What the user should know about this document (pages without text, repairs),
+ * in English words.
  */
 warnings: Array<string>, 
+/**
+ * The same as codes, for the window's language (empty for a document imported
+ * before warnings were stored as codes: its `warnings` are all there is).
+ */
+warned: Array<Problem>, 
 /**
  * Chunker version that made its chunks.
  */

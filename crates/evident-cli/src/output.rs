@@ -276,7 +276,13 @@ pub fn docs(docs: &[DocumentRecord], json: bool) -> anyhow::Result<()> {
             d.title,
             display(&d.path)
         )?;
-        for w in &d.warnings {
+        // In the locale's language when stored as codes; older ones as they were said.
+        let said: Vec<String> = if d.warned.is_empty() {
+            d.warnings.clone()
+        } else {
+            d.warned.iter().map(|w| w.text(lang())).collect()
+        };
+        for w in said {
             writeln!(std::io::stdout(), "{:>6}warning: {w}", "")?;
         }
     }

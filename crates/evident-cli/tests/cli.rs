@@ -192,6 +192,31 @@ fn bad_inputs_fail_one_by_one_and_awkward_ones_import() {
         form.to_string().contains("Text inside the looping form."),
         "text inside the form is kept: {form}"
     );
+    // Its warning is stored as a code: English words for scripts, and the locale's
+    // language when listed (a Chinese user reads it in Chinese).
+    let looped_doc = docs
+        .as_array()
+        .and_then(|d| {
+            d.iter().find(|x| {
+                x["path"]
+                    .as_str()
+                    .is_some_and(|p| p.ends_with("form-loop.pdf"))
+            })
+        })
+        .expect("form-loop.pdf listed");
+    assert_eq!(looped_doc["warned"][0]["code"], "form_loop", "{looped_doc}");
+    assert!(
+        looped_doc["warnings"][0]
+            .as_str()
+            .is_some_and(|w| w.contains("the loop was cut")),
+        "{looped_doc}"
+    );
+    let listed = evident(&db, &["--lang", "zh-CN", "docs"]);
+    let listed = String::from_utf8_lossy(&listed.stdout);
+    assert!(
+        listed.contains("一个图形对象引用了自身，循环已被截断"),
+        "{listed}"
+    );
 }
 
 #[test]

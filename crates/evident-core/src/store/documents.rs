@@ -66,8 +66,12 @@ pub struct DocumentRecord {
     pub imported_at: i64,
     /// How it was indexed.
     pub status: DocumentStatus,
-    /// What the user should know about this document (pages without text, repairs).
+    /// What the user should know about this document (pages without text, repairs),
+    /// in English words.
     pub warnings: Vec<String>,
+    /// The same as codes, for the window's language (empty for a document imported
+    /// before warnings were stored as codes: its `warnings` are all there is).
+    pub warned: Vec<crate::problem::Problem>,
     /// Chunker version that made its chunks.
     pub chunker_version: u32,
     /// Number of chunks.
@@ -152,12 +156,8 @@ impl NewDocument {
             })
             .collect::<Result<_>>()?;
         Ok(Self {
-            warnings_json: serde_json::to_string(
-                &ex.warnings
-                    .iter()
-                    .map(|w| w.text(crate::message::Lang::En))
-                    .collect::<Vec<_>>(),
-            )?,
+            // Stored as codes, so each window says them in its own language.
+            warnings_json: serde_json::to_string(&ex.warnings)?,
             page_chars: page_chars.chunks_exact(2).map(|p| (p[0], p[1])).collect(),
             chunk_columns,
             source,
@@ -191,6 +191,15 @@ fn record(row: &Row<'_>) -> rusqlite::Result<DocumentRecord> {
     let kind: String = row.get(2)?;
     let warnings: String = row.get(10)?;
     let status: String = row.get(9)?;
+    // Codes; a document imported before they were stored has English words instead.
+    let (warned, older): (Vec<crate::problem::Problem>, Vec<String>) =
+        match serde_json::from_str(&warnings) {
+            Ok(codes) => (codes, Vec::new()),
+            Err(_) => (
+                Vec::new(),
+                serde_json::from_str(&warnings).unwrap_or_default(),
+            ),
+        };
     Ok(DocumentRecord {
         id: row.get(0)?,
         path: crate::paths::from_columns(row.get(1)?, row.get(13)?),
@@ -202,7 +211,12 @@ fn record(row: &Row<'_>) -> rusqlite::Result<DocumentRecord> {
         page_count: row.get(7)?,
         imported_at: row.get(8)?,
         status: DocumentStatus::parse(&status),
-        warnings: serde_json::from_str(&warnings).unwrap_or_default(),
+        warnings: warned
+            .iter()
+            .map(|w| w.text(crate::message::Lang::En))
+            .chain(older)
+            .collect(),
+        warned,
         chunker_version: row.get(11)?,
         chunks: row.get(12)?,
         missing: false,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { DocumentRecord } from "../../bindings";
 import { setLang } from "../../i18n";
-import { applyFilter, DocumentList, ROW_HEIGHT, type ListFilter } from "./document-list";
+import { applyFilter, DocumentList, ROW_HEIGHT, warningsOf, type ListFilter } from "./document-list";
 
 function doc(id: number, over: Partial<DocumentRecord> = {}): DocumentRecord {
   return {
@@ -16,6 +16,7 @@ function doc(id: number, over: Partial<DocumentRecord> = {}): DocumentRecord {
     imported_at: 1_700_000_000 + id,
     status: "indexed",
     warnings: [],
+    warned: [],
     chunker_version: 1,
     chunks: 2,
     missing: false,
@@ -30,6 +31,23 @@ function must<T>(x: T | null | undefined): T {
 
 const all: ListFilter = { query: "", kind: "all", folder: "", status: "all", sort: "title" };
 const many = Array.from({ length: 2000 }, (_, i) => doc(i + 1));
+
+describe("warningsOf", () => {
+  it("says a document's stored warning codes in the window's language, older English words as they are", () => {
+    const warned = doc(1, {
+      warnings: ["pages 2–4 without text (scanned images?) could not be indexed"],
+      warned: [{ code: "pages_textless", params: { pages: "2–4", count: 3 } }],
+    });
+    setLang("zh-CN");
+    expect(warningsOf(warned)).toEqual(["第 2–4 页没有文字（可能是扫描图像），未能建立索引"]);
+    setLang("en");
+    expect(warningsOf(warned)).toEqual(["pages 2–4 without text (scanned images?) could not be indexed"]);
+    const older = doc(2, { warnings: ["an older warning"], warned: [] });
+    setLang("zh-CN");
+    expect(warningsOf(older)).toEqual(["an older warning"]);
+    setLang("en");
+  });
+});
 
 describe("applyFilter", () => {
   it("searches name and folder, width-folded, every word", () => {

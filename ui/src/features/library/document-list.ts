@@ -7,6 +7,13 @@
 import type { DocumentRecord } from "../../bindings";
 import { h, replace } from "../../dom";
 import { t } from "../../i18n";
+import { sayProblem } from "../../problems";
+
+/** A document's warnings in the window's language (English words for one imported
+ *  before warnings were stored as codes). */
+export function warningsOf(d: DocumentRecord): string[] {
+  return d.warned.length ? d.warned.map(sayProblem) : d.warnings;
+}
 
 /// Height of one row in CSS pixels (rows are laid out at this fixed height).
 export const ROW_HEIGHT = 64;
@@ -214,7 +221,7 @@ export class DocumentList {
         { class: "doc-main", attrs: { role: "cell" } },
         h("span", { class: "doc-title" }, d.title),
         d.missing ? h("span", { class: "badge badge-missing", testid: "doc-missing" }, t("missingOnDisk")) : null,
-        d.warnings.length ? h("span", { class: "badge", attrs: { title: d.warnings.join("\n") } }, t("statusWarnings")) : null,
+        d.warnings.length ? h("span", { class: "badge", attrs: { title: warningsOf(d).join("\n") } }, t("statusWarnings")) : null,
         h("span", { class: "path" }, d.path),
       ),
       h("div", { class: "doc-kind", attrs: { role: "cell" } }, this.handlers.kindText(d.kind)),

@@ -56,6 +56,7 @@ function doc(id: number): DocumentRecord {
     imported_at: 0,
     status: "indexed",
     warnings: [],
+    warned: [],
     chunker_version: 1,
     chunks: 1,
     missing: false,

@@ -39,6 +39,7 @@ function view(id: number, text: string): DocumentView {
       imported_at: 0,
       status: "indexed",
       warnings: [],
+      warned: [],
       chunker_version: 1,
       chunks: 1,
       missing: false,
