@@ -5,6 +5,8 @@
 //! `UPDATE_BINDINGS=1 cargo test --test problem_words` rewrites the file; otherwise
 //! this test fails when the core's words changed and the file was not rewritten.
 
+mod common;
+
 use evident_core::message::Lang;
 use evident_core::model::{ServerError, ServerErrorKind};
 use evident_core::problem::{Limited, Problem};
@@ -187,6 +189,17 @@ fn the_windows_words_for_problems_are_the_cores() {
         let en = c["en"].as_str().unwrap_or_default();
         assert!(!zh.is_empty() && !en.is_empty(), "{c}");
     }
+    // Every code the window can receive has an example, so none goes unworded.
+    let worded: std::collections::BTreeSet<String> = cases
+        .iter()
+        .map(|c| c["problem"]["code"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    let sent = common::codes_in_bindings("Problem");
+    let unworded: Vec<&String> = sent.difference(&worded).collect();
+    assert!(
+        unworded.is_empty(),
+        "problems the window can receive with no example here: {unworded:?}"
+    );
     let text = serde_json::to_string_pretty(&cases).expect("serialise") + "\n";
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../ui/src/fixtures/problems.json");

@@ -82,3 +82,21 @@ pub fn sample_store(
         .expect("import runs");
     (store, summary)
 }
+
+/// The codes of the members of `export type NAME = …;` in the window's generated
+/// bindings (`ui/src/bindings.ts`): every code the window can receive.
+pub fn codes_in_bindings(name: &str) -> std::collections::BTreeSet<String> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../ui/src/bindings.ts");
+    let text = std::fs::read_to_string(&path).expect("ui/src/bindings.ts");
+    let start = text
+        .find(&format!("export type {name} = "))
+        .unwrap_or_else(|| panic!("{name} is not in {}", path.display()));
+    let rest = &text[start..];
+    let end = rest.find("\nexport type ").unwrap_or(rest.len());
+    rest[..end]
+        .split("\"code\": \"")
+        .skip(1)
+        .filter_map(|tail| tail.split('"').next())
+        .map(str::to_owned)
+        .collect()
+}
