@@ -28,8 +28,8 @@
 //!   budget; [`grounding`] checks every sentence against the passages it cites.
 //! * [`userdata`] and [`settings`] hold what is the user's own (history, feedback,
 //!   aliases, settings), beside the index and untouched by a rebuild.
-//! * [`message`] and [`problem`] are what users are told, as codes with parameters
-//!   said in their language.
+//! * [`message`] and [`problem`] (the `evident-words` crate) are what users are told,
+//!   as codes with parameters said in their language.
 //!
 //! The desktop shell and the CLI are thin faces over these modules; neither implements
 //! any of this logic again.
@@ -46,16 +46,15 @@
 pub mod answer;
 mod aside;
 pub mod chunk;
+mod clock;
 pub mod embed;
 pub mod error;
 pub mod extract;
 pub mod grounding;
 pub mod import;
 pub mod limits;
-pub mod message;
 pub mod model;
 pub mod paths;
-pub mod problem;
 pub mod search;
 pub mod settings;
 pub mod store;
@@ -67,3 +66,6 @@ pub mod userdata;
 pub mod watch;
 
 pub use error::{Error, ErrorCode, Result};
+/// The words said to users, from their own crate (`evident-words`), where the core's
+/// paths have always had them.
+pub use evident_words::{message, problem};

@@ -196,7 +196,7 @@ impl UserData {
         self.conn.execute(
             "INSERT INTO history (asked_at, question, status, answer) VALUES (?1, ?2, ?3, ?4)",
             params![
-                crate::store::now(),
+                crate::clock::now(),
                 answer.question,
                 answer.status.as_str(),
                 serde_json::to_string(answer)?
@@ -287,7 +287,7 @@ impl UserData {
         if self.watched()?.iter().any(|root| path.starts_with(root)) {
             self.conn.execute(
                 "INSERT OR IGNORE INTO excluded (path, added_at) VALUES (?1, ?2)",
-                params![path.to_string_lossy(), crate::store::now()],
+                params![path.to_string_lossy(), crate::clock::now()],
             )?;
         }
         Ok(())
@@ -325,7 +325,7 @@ impl UserData {
             known.retain(|k| !k.starts_with(&path));
             tx.execute(
                 "INSERT OR IGNORE INTO watched (path, added_at) VALUES (?1, ?2)",
-                params![path.to_string_lossy(), crate::store::now()],
+                params![path.to_string_lossy(), crate::clock::now()],
             )?;
             known.push(path.clone());
             added.push(path);

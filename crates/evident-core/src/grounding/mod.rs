@@ -62,18 +62,7 @@ pub const PARTIAL_SHARE: f64 = 0.4;
 /// Below this share the passage does not relate to the sentence: red.
 pub const UNRELATED_SHARE: f64 = 0.25;
 
-/// How well a sentence is backed by its sources.
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Verdict {
-    /// A cited (or, if uncited, some retrieved) passage backs the sentence.
-    Supported,
-    /// Some of it is backed; the reasons say what is not.
-    PartiallySupported,
-    /// Nothing retrieved backs it (or it cites what was not retrieved).
-    Unsupported,
-}
+pub use evident_words::verdict::Verdict;
 
 /// The passage span that best supports a sentence.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

@@ -16,14 +16,13 @@
 mod breaker;
 pub mod builtin;
 pub mod chat;
-mod error;
 pub mod prompt;
 pub mod rerank;
 mod server;
 pub mod vector;
 
 pub use chat::{ChatMessage, Completion, Generator, Role};
-pub use error::{ServerError, ServerErrorKind};
+pub use evident_words::server::{ServerError, ServerErrorKind};
 pub use prompt::PromptFamily;
 pub use rerank::Reranker;
 pub use server::{ModelServer, STALL_TIMEOUT, ServerConfig};

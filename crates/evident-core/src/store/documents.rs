@@ -8,6 +8,7 @@ use sha2::{Digest, Sha256};
 
 use super::{Store, char_offsets};
 use crate::chunk::{CHUNKER_VERSION, Chunk};
+use crate::clock::now;
 use crate::extract::{DocumentKind, Extracted};
 use crate::{Error, Result};
 
@@ -221,13 +222,6 @@ fn record(row: &Row<'_>) -> rusqlite::Result<DocumentRecord> {
         chunks: row.get(12)?,
         missing: false,
     })
-}
-
-/// Now, in Unix seconds (0 if the clock is before 1970).
-pub(crate) fn now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64)
 }
 
 /// Hex SHA-256 of `bytes`.

@@ -24,7 +24,6 @@ use std::time::Duration;
 use rusqlite::{Connection, ErrorCode, OptionalExtension, params};
 
 pub use chunks::{ChunkRecord, PageRecord};
-pub(crate) use documents::now;
 pub use documents::{DocumentRecord, DocumentStatus, NewDocument, SourceFile, sha256_hex};
 pub use retrieval::StoredPassage;
 pub use vectors::{ChunkVectors, PassageMatrix, PendingChunk, SentenceVectors, VectorCoverage};

@@ -13,8 +13,8 @@ use std::sync::Arc;
 use rusqlite::{params, params_from_iter};
 
 use super::Store;
-use super::documents::now;
 use crate::Result;
+use crate::clock::now;
 use crate::model::ModelIdentity;
 use crate::model::vector::{self, to_blob};
 

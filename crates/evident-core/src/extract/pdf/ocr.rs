@@ -524,7 +524,7 @@ impl Cache {
         if let Ok(json) = serde_json::to_string(page) {
             let _ = self.conn.execute(
                 "INSERT OR REPLACE INTO pages (key, page, read_at) VALUES (?1, ?2, ?3)",
-                rusqlite::params![key, json, crate::store::now()],
+                rusqlite::params![key, json, crate::clock::now()],
             );
         }
     }

@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::problem::Problem;
+use crate::verdict::Verdict;
 
 /// The languages Evident speaks.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -623,12 +624,7 @@ impl Message {
 /// What a sentence's colour says, in `lang`: the check compares words, numbers,
 /// conditions and roles with the cited passage; it is not a reader of meaning, so the
 /// words claim no more than that ("Matches the cited passage", not "true").
-pub fn verdict_label(
-    verdict: crate::grounding::Verdict,
-    reasons: &[Message],
-    lang: Lang,
-) -> String {
-    use crate::grounding::Verdict;
+pub fn verdict_label(verdict: Verdict, reasons: &[Message], lang: Lang) -> String {
     let zh = lang == Lang::ZhCn;
     match verdict {
         Verdict::Supported if zh => "与引用段落一致".into(),

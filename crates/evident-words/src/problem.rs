@@ -11,7 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::message::Lang;
-use crate::model::{ServerError, ServerErrorKind};
+use crate::server::{ServerError, ServerErrorKind};
 
 /// What kind of document a size limit is for.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
