@@ -9,8 +9,6 @@
 
 mod common;
 
-use std::collections::BTreeSet;
-
 use evident_core::message::{Lang, Message};
 use evident_core::model::{ServerError, ServerErrorKind};
 use evident_core::problem::Problem;
@@ -168,10 +166,6 @@ fn examples() -> Vec<Message> {
     ]
 }
 
-fn code(value: &serde_json::Value) -> String {
-    value["code"].as_str().unwrap_or_default().to_owned()
-}
-
 #[test]
 fn the_windows_words_for_messages_are_the_cores_and_no_code_goes_unworded() {
     let cases: Vec<serde_json::Value> = examples()
@@ -193,23 +187,11 @@ fn the_windows_words_for_messages_are_the_cores_and_no_code_goes_unworded() {
             "the Chinese wording is Chinese: {c}"
         );
     }
-    let worded: BTreeSet<String> = cases.iter().map(|c| code(&c["message"])).collect();
-    let sent = common::codes_in_bindings("Message");
-    let unworded: Vec<&String> = sent.difference(&worded).collect();
-    assert!(
-        unworded.is_empty(),
-        "codes the window can receive with no example here (add one, with its words): {unworded:?}"
-    );
-    let text = serde_json::to_string_pretty(&cases).expect("serialise") + "\n";
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../ui/src/fixtures/messages.json");
-    if std::env::var_os("UPDATE_BINDINGS").is_some() {
-        std::fs::write(&path, &text).expect("write the fixture");
-    }
-    let stored = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        stored == text,
-        "{} is not current: run UPDATE_BINDINGS=1 cargo test -p evident-core --test message_words",
-        path.display()
+    common::check_words_fixture(
+        "Message",
+        "message",
+        &cases,
+        "messages.json",
+        "message_words",
     );
 }

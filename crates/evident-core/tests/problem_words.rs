@@ -189,27 +189,11 @@ fn the_windows_words_for_problems_are_the_cores() {
         let en = c["en"].as_str().unwrap_or_default();
         assert!(!zh.is_empty() && !en.is_empty(), "{c}");
     }
-    // Every code the window can receive has an example, so none goes unworded.
-    let worded: std::collections::BTreeSet<String> = cases
-        .iter()
-        .map(|c| c["problem"]["code"].as_str().unwrap_or_default().to_owned())
-        .collect();
-    let sent = common::codes_in_bindings("Problem");
-    let unworded: Vec<&String> = sent.difference(&worded).collect();
-    assert!(
-        unworded.is_empty(),
-        "problems the window can receive with no example here: {unworded:?}"
-    );
-    let text = serde_json::to_string_pretty(&cases).expect("serialise") + "\n";
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../ui/src/fixtures/problems.json");
-    if std::env::var_os("UPDATE_BINDINGS").is_some() {
-        std::fs::write(&path, &text).expect("write the fixture");
-    }
-    let stored = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        stored == text,
-        "{} is not current: run UPDATE_BINDINGS=1 cargo test -p evident-core --test problem_words",
-        path.display()
+    common::check_words_fixture(
+        "Problem",
+        "problem",
+        &cases,
+        "problems.json",
+        "problem_words",
     );
 }

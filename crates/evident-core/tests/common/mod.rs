@@ -100,3 +100,39 @@ pub fn codes_in_bindings(name: &str) -> std::collections::BTreeSet<String> {
         .map(str::to_owned)
         .collect()
 }
+
+/// The window's words fixture `ui/src/fixtures/FILE` for the code type `name` (its
+/// examples under `key`, each with its `en` and `zh` words): every code the window
+/// can receive has an example, and the file is current (`UPDATE_BINDINGS=1` rewrites
+/// it; `test` names the test that does).
+pub fn check_words_fixture(
+    name: &str,
+    key: &str,
+    cases: &[serde_json::Value],
+    file: &str,
+    test: &str,
+) {
+    let worded: std::collections::BTreeSet<String> = cases
+        .iter()
+        .map(|c| c[key]["code"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    let sent = codes_in_bindings(name);
+    let unworded: Vec<&String> = sent.difference(&worded).collect();
+    assert!(
+        unworded.is_empty(),
+        "{name} codes the window can receive with no example (add one, with its words): {unworded:?}"
+    );
+    let text = serde_json::to_string_pretty(cases).expect("serialise") + "\n";
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../ui/src/fixtures")
+        .join(file);
+    if std::env::var_os("UPDATE_BINDINGS").is_some() {
+        std::fs::write(&path, &text).expect("write the fixture");
+    }
+    let stored = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        stored == text,
+        "{} is not current: run UPDATE_BINDINGS=1 cargo test -p evident-core --test {test}",
+        path.display()
+    );
+}
