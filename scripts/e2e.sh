@@ -20,6 +20,6 @@ if ! $PY -c "import selenium" 2>/dev/null; then
     $PY -m pip install --quiet 'selenium>=4.10,<5'
   fi
 fi
-cargo build --release --locked -p evident-app -p evident-cli
+cargo build --release --locked -p evident-app -p evident-cli -p evident-bench
 xvfb-run -a -s "-screen 0 1400x900x24" \
   $PY tests/e2e/test_app.py "$PWD/target/release/evident-app" "$PWD/target/release/evident"

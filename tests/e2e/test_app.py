@@ -7,7 +7,7 @@ under a display (scripts/e2e.sh wraps it in xvfb-run). Each scenario saves a
 screenshot under test-output/e2e/ for a person to look at, and the timings asked for
 in the desktop issue are printed at the end.
 
-Usage: test_app.py APP_BINARY EVIDENT_CLI
+Usage: test_app.py APP_BINARY EVIDENT_CLI (evident-bench is found beside EVIDENT_CLI)
 """
 
 import hashlib
@@ -1433,7 +1433,9 @@ def scanned_source(driver, cli: str, db: Path, data: Path, env: dict) -> None:
         "corpus" / "pdf-generated" / "zh-labour-contract-law.pdf"
     scans = data / "scans"
     # As a copier leaves it: turned 1.5°, grey, grainy, a red seal over the text.
-    made = subprocess.run([cli, "make-scans", "--noisy", "--first", "3", "--out", str(scans), str(law)],
+    # make-scans is a measurement tool: evident-bench, built beside the user's evident.
+    bench = str(Path(cli).with_name("evident-bench"))
+    made = subprocess.run([bench, "make-scans", "--noisy", "--first", "3", "--out", str(scans), str(law)],
                           capture_output=True, env=env)
     check(made.returncode == 0, f"a scanned copy of the labour contract law is made ({made.stderr[-200:]!r})")
     # Dropped on the window as a person drops it: the Library says which scanned page it
