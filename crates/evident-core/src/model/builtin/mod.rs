@@ -60,9 +60,10 @@ struct Running {
 impl Running {
     /// Starts `worker` (an Evident executable) as the embeddings worker of `model`,
     /// which confines itself to reading that one file ([`worker_memory`] of address
-    /// space, no network, nothing executed) before it reads a byte of it; `who` names
-    /// it in errors. Its environment is empty and its working folder is `/`.
-    fn spawn(worker: &Path, model: &Path, who: &str) -> std::result::Result<Self, String> {
+    /// space, no network, nothing executed) before it reads a byte of it. Its
+    /// environment is empty and its working folder is `/`.
+    fn spawn(worker: &Path, model: &Path) -> std::result::Result<Self, String> {
+        let who = "the embeddings worker";
         if let Some(missing) = missing_instructions() {
             return Err(format!(
                 "this processor lacks {missing}, which the built-in model's llama.cpp is \
@@ -306,8 +307,8 @@ impl BuiltinModel {
                 header.architecture
             )));
         }
-        let mut running = Running::spawn(&self.worker, &self.path, "the embeddings worker")
-            .map_err(|why| self.model_error(why))?;
+        let mut running =
+            Running::spawn(&self.worker, &self.path).map_err(|why| self.model_error(why))?;
         let reply = exchange(
             &mut running,
             &Request::Load {
