@@ -4,6 +4,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   clearScreen: false,
   base: "./",
+  // The words come from the catalogue the core reads too (src/words.ts).
+  server: { fs: { allow: [".", "../crates/evident-words/catalogue"] } },
   build: {
     outDir: "dist",
     emptyOutDir: true,

@@ -20,10 +20,6 @@ const en = {
   alsoRetrieved: "Also retrieved ({n}), not cited",
   page: "p.",
   pages: "pp.",
-  supported: "Matches the cited passage",
-  partially: "Partly matches the cited passage",
-  unsupported: "Not found in the cited passage",
-  contradictedBy: "Contradicted by [{n}]",
   colourHelpTitle: "What the colours mean",
   // Measured with `evident-bench grounding --claims bench/grounding-claims-blind.jsonl
   // --split report` (ARCHITECTURE.md, "Colours that say what they know").
@@ -231,10 +227,6 @@ const zh: Record<Key, string> = {
   alsoRetrieved: "其他检索到的段落（{n}），未引用",
   page: "第",
   pages: "第",
-  supported: "与引用段落一致",
-  partially: "与引用段落部分一致",
-  unsupported: "引用段落中没有找到",
-  contradictedBy: "与 [{n}] 矛盾",
   colourHelpTitle: "颜色的含义",
   colourHelp:
     "每句话都与其引用的段落比对：关键词、数字、条件、角色和否定。这是词句的比对，并不理解含义，所以颜色可能出错。在 117 条由从未见过检查规则的人盲写的陈述上（47 条忠实，70 条常见错误），显示为“与引用段落一致”的句子中有 27% 实际有误，显示为“部分一致”的句子中有 27% 实际忠实，显示为红色的句子中有 12% 实际忠实。依赖某句话之前，请先阅读所引用的段落。",

@@ -14,7 +14,7 @@ import { SourceViewer } from "./features/source/source-viewer";
 import { lang, t, type Key } from "./i18n";
 import { IpcError, ipc } from "./ipc";
 import { loadRetrieval } from "./settings";
-import { sayProblem } from "./problems";
+import { sayProblem } from "./words";
 
 type Tab = "ask" | "library" | "check" | "history" | "settings";
 const TABS: [Tab, Key][] = [

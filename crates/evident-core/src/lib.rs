@@ -68,4 +68,4 @@ pub mod watch;
 pub use error::{Error, ErrorCode, Result};
 /// The words said to users, from their own crate (`evident-words`), where the core's
 /// paths have always had them.
-pub use evident_words::{message, problem};
+pub use evident_words::{catalogue, message, problem};

@@ -1,7 +1,7 @@
 //! The window says a message with the same words as the core: one example of every
 //! [`Message`] (several where its wording has branches) with its English and Chinese
 //! text, kept in `ui/src/fixtures/messages.json` for the UI's test of `say`
-//! (`ui/src/messages.test.ts`). And no code goes without wording: every code the
+//! (`ui/src/words.test.ts`). And no code goes without wording: every code the
 //! window can receive (`ui/src/bindings.ts`) has an example here.
 //!
 //! `UPDATE_BINDINGS=1 cargo test --test message_words` rewrites the file; otherwise
@@ -188,6 +188,7 @@ fn the_windows_words_for_messages_are_the_cores_and_no_code_goes_unworded() {
         );
     }
     common::check_words_fixture(
+        evident_core::catalogue::Kind::Message,
         "Message",
         "message",
         &cases,

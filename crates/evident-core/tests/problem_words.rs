@@ -1,6 +1,6 @@
 //! The window says a problem with the same words as the core: one example of every
 //! [`Problem`] with its English and Chinese text, kept in `ui/src/fixtures/problems.json`
-//! for the UI's test of `sayProblem` (`ui/src/problems.test.ts`).
+//! for the UI's test of `sayProblem` (`ui/src/words.test.ts`).
 //!
 //! `UPDATE_BINDINGS=1 cargo test --test problem_words` rewrites the file; otherwise
 //! this test fails when the core's words changed and the file was not rewritten.
@@ -190,6 +190,7 @@ fn the_windows_words_for_problems_are_the_cores() {
         assert!(!zh.is_empty() && !en.is_empty(), "{c}");
     }
     common::check_words_fixture(
+        evident_core::catalogue::Kind::Problem,
         "Problem",
         "problem",
         &cases,

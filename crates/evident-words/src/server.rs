@@ -1,6 +1,9 @@
 //! How a model server failed, classified once so that every face (CLI, app, logs) can
 //! say what the user can do about it.
 
+use crate::catalogue::{self, Kind};
+use crate::message::Lang;
+
 /// What went wrong with the model server, by what the user can do about it.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -79,43 +82,7 @@ impl ServerError {
     }
 
     fn describe(&self) -> String {
-        let url = &self.url;
-        let what = match self.kind {
-            ServerErrorKind::Unreachable => format!(
-                "no model server answers at {url}; start it (e.g. `ollama serve`) or check the address"
-            ),
-            ServerErrorKind::TimedOut => {
-                format!("the model server at {url} did not answer in time")
-            }
-            ServerErrorKind::KeyRejected => {
-                format!("the model server at {url} rejected the API key; check it in the settings")
-            }
-            ServerErrorKind::ModelMissing => format!(
-                "the model server at {url} does not have this model; pull it (e.g. `ollama pull NAME`) or pick one it lists"
-            ),
-            ServerErrorKind::Rejected => format!("the model server at {url} rejected the request"),
-            ServerErrorKind::ServerFailed => format!("the model server at {url} failed"),
-            ServerErrorKind::BadReply => {
-                format!("the model server at {url} sent a reply Evident cannot use")
-            }
-            ServerErrorKind::BadSettings => "the model server settings cannot work".to_owned(),
-            ServerErrorKind::StreamCut => {
-                format!("the model server at {url} stopped sending before the answer was complete")
-            }
-            ServerErrorKind::Cancelled => "the answer was stopped".to_owned(),
-        };
-        let status = self.status.map(|s| format!("HTTP {s}")).unwrap_or_default();
-        let said = match (status.is_empty(), self.detail.is_empty()) {
-            (true, true) => what,
-            (true, false) => format!("{what} ({})", self.detail),
-            (false, true) => format!("{what} ({status})"),
-            (false, false) => format!("{what} ({status}: {})", self.detail),
-        };
-        match self.remembered {
-            Some(secs) => format!(
-                "{said}; not asked again for {secs} s: it is checked again in the background"
-            ),
-            None => said,
-        }
+        let coded = serde_json::json!({"code": "server", "params": self});
+        catalogue::say(Lang::En, Kind::Problem, &coded)
     }
 }

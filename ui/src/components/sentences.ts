@@ -3,51 +3,16 @@
 // "contradicted by [n]") — never by colour alone: an icon and a text label say it too,
 // and the reasons are one focus (or hover) away.
 
-import type { Message, SentenceVerdict, Verdict } from "../bindings";
+import type { SentenceVerdict, Verdict } from "../bindings";
 import { h } from "../dom";
 import { t } from "../i18n";
-import { sayAll } from "../messages";
+import { sayAll, verdictLabel } from "../words";
 
 const ICON: Record<Verdict, string> = {
   supported: "",
   partially_supported: "◐",
   unsupported: "⚠",
 };
-
-/** The passage a reason says the sentence contradicts (mirrors `Message::contradicted_by`). */
-function contradictedBy(m: Message): number | null {
-  switch (m.code) {
-    case "conflict":
-      return m.params.contradicts;
-    case "number_misplaced":
-    case "negates_source":
-    case "source_negative":
-    case "qualifier_mismatch":
-    case "tier_mismatch":
-    case "condition_differs":
-    case "bound_differs":
-    case "modality_differs":
-    case "role_differs":
-      return m.params.n;
-    default:
-      return null;
-  }
-}
-
-/** What a sentence's colour says (mirrors `message::verdict_label`): the check compares
- *  words, numbers, conditions and roles with the cited passage, no more. */
-export function verdictLabel(v: Verdict, reasons: Message[]): string {
-  switch (v) {
-    case "supported":
-      return t("supported");
-    case "partially_supported":
-      return t("partially");
-    case "unsupported": {
-      const n = reasons.map(contradictedBy).find((x) => x !== null);
-      return n !== undefined && n !== null ? t("contradictedBy", { n }) : t("unsupported");
-    }
-  }
-}
 
 let nextId = 0;
 

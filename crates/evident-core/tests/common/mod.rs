@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+use evident_core::message::Lang;
+
 /// The evaluation corpora in `../shared/eval` (or `$EVIDENT_EVAL_DIR`).
 pub fn eval_dir() -> PathBuf {
     let dir = std::env::var_os("EVIDENT_EVAL_DIR")
@@ -103,9 +105,11 @@ pub fn codes_in_bindings(name: &str) -> std::collections::BTreeSet<String> {
 
 /// The window's words fixture `ui/src/fixtures/FILE` for the code type `name` (its
 /// examples under `key`, each with its `en` and `zh` words): every code the window
-/// can receive has an example, and the file is current (`UPDATE_BINDINGS=1` rewrites
-/// it; `test` names the test that does).
+/// can receive has an example, every example is worded in both catalogues without a
+/// missing parameter, and the file is current (`UPDATE_BINDINGS=1` rewrites it; `test`
+/// names the test that does).
 pub fn check_words_fixture(
+    kind: evident_core::catalogue::Kind,
     name: &str,
     key: &str,
     cases: &[serde_json::Value],
@@ -122,6 +126,13 @@ pub fn check_words_fixture(
         unworded.is_empty(),
         "{name} codes the window can receive with no example (add one, with its words): {unworded:?}"
     );
+    for case in cases {
+        for lang in [Lang::En, Lang::ZhCn] {
+            if let Err(why) = evident_core::catalogue::try_say(lang, kind, &case[key]) {
+                panic!("{name} {} has no full wording: {why:?}", case[key]);
+            }
+        }
+    }
     let text = serde_json::to_string_pretty(cases).expect("serialise") + "\n";
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../ui/src/fixtures")

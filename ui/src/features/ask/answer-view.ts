@@ -6,7 +6,7 @@ import type { Answer, Ranks, Source } from "../../bindings";
 import { renderSentence } from "../../components/sentences";
 import { h } from "../../dom";
 import { pageLabel, t } from "../../i18n";
-import { say, sayAll } from "../../messages";
+import { say, sayAll } from "../../words";
 import { markTerms } from "./terms";
 
 export interface AnswerHandlers {

@@ -7,7 +7,7 @@
 import type { DocumentRecord } from "../../bindings";
 import { h, replace } from "../../dom";
 import { t } from "../../i18n";
-import { sayProblem } from "../../problems";
+import { sayProblem } from "../../words";
 
 /** A document's warnings in the window's language (English words for one imported
  *  before warnings were stored as codes). */

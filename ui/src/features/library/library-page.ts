@@ -11,7 +11,7 @@ import { ipc } from "../../ipc";
 import { showProgress, statusText } from "../settings/embeddings-section";
 import { renderSync } from "./sync-view";
 import { DocumentList } from "./document-list";
-import { sayProblem } from "../../problems";
+import { sayProblem } from "../../words";
 
 function outcomeText(o: Outcome): string {
   switch (o.status) {

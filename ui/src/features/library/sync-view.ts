@@ -5,7 +5,7 @@
 import type { LibrarySync } from "../../bindings";
 import { type Child, h } from "../../dom";
 import { t } from "../../i18n";
-import { sayProblem } from "../../problems";
+import { sayProblem } from "../../words";
 
 export function renderSync(s: LibrarySync): Child[] {
   const c = s.counts;

@@ -9,7 +9,7 @@ import type { BuiltinStatus, EmbeddingStatus, PromptFamily } from "../../binding
 import { h, replace } from "../../dom";
 import { t } from "../../i18n";
 import { ipc } from "../../ipc";
-import { sayOr } from "../../problems";
+import { sayOr } from "../../words";
 
 const OLLAMA_URL = "http://127.0.0.1:11434/v1";
 

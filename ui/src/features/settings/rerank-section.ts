@@ -6,7 +6,7 @@ import type { RerankStatus } from "../../bindings";
 import { h, replace } from "../../dom";
 import { t } from "../../i18n";
 import { ipc } from "../../ipc";
-import { sayOr } from "../../problems";
+import { sayOr } from "../../words";
 
 /// The one line that says whether a reranker orders the passages.
 export function rerankStatusText(s: RerankStatus): string {
