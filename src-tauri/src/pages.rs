@@ -77,7 +77,7 @@ pub async fn pdf_page(
             evident_core::problem::Limited::Pdf,
         )
         .map_err(|e| match e {
-            evident_core::Error::Io { source, .. } => CommandError::new(
+            evident_core::extract::Error::Io { source, .. } => CommandError::new(
                 ErrorCode::Io,
                 format!(
                     "cannot read {}: {source} (was it moved or deleted?)",

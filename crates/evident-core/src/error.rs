@@ -105,6 +105,16 @@ pub enum Error {
     Json(#[from] serde_json::Error),
 }
 
+impl From<evident_extract::Error> for Error {
+    fn from(e: evident_extract::Error) -> Self {
+        match e {
+            evident_extract::Error::Io { path, source } => Self::Io { path, source },
+            evident_extract::Error::Input { path, why } => Self::Input { path, why },
+            evident_extract::Error::Pdf { path, why } => Self::Pdf { path, why },
+        }
+    }
+}
+
 impl Error {
     /// Builds an [`Error::Io`] for `path`.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {

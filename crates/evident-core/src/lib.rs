@@ -10,7 +10,7 @@
 //! question ──search──▶ ranked passages ──answer──▶ cited sentences ──grounding──▶ verdicts
 //! ```
 //!
-//! * [`extract`] turns Markdown, plain text, Word (`.docx`) and PDF into text with page
+//! * [`extract`] (the `evident-extract` crate) turns Markdown, plain text, Word (`.docx`) and PDF into text with page
 //!   boundaries and semantic blocks (headings, clauses, paragraphs). PDFs are read, and
 //!   their pages drawn for the viewer, in a confined child process so a hostile file can
 //!   never take the application down.
@@ -46,13 +46,10 @@
 pub mod answer;
 mod aside;
 pub mod chunk;
-mod clock;
 pub mod embed;
 pub mod error;
-pub mod extract;
 pub mod grounding;
 pub mod import;
-pub mod limits;
 pub mod model;
 pub mod paths;
 pub mod search;
@@ -66,6 +63,9 @@ pub mod userdata;
 pub mod watch;
 
 pub use error::{Error, ErrorCode, Result};
+/// Extraction, from its own crate (`evident-extract`), where the core's paths have
+/// always had it; with the size limits and the clock it stamps the OCR cache with.
+pub use evident_extract::{self as extract, clock, limits};
 /// The words said to users, from their own crate (`evident-words`), where the core's
 /// paths have always had them.
 pub use evident_words::{catalogue, message, problem};

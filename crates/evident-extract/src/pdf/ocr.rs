@@ -27,8 +27,8 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
-use crate::problem::Problem;
 use evident_text::normalize::is_cjk;
+use evident_words::problem::Problem;
 
 /// The Debian packages that read scans.
 pub const PACKAGES: &str = "tesseract-ocr tesseract-ocr-chi-sim tesseract-ocr-eng";

@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 
 use super::layout::text_boxes;
 use super::read::{open, page_glyphs};
-use crate::problem::Problem;
+use evident_words::problem::Problem;
 
 /// Narrowest and widest page image drawn, in pixels.
 pub const WIDTH_RANGE: (u32, u32) = (200, 4096);
@@ -207,7 +207,7 @@ fn page_boxes(
 ) -> (Vec<PageBox>, Option<String>) {
     let opened = match open(bytes) {
         Ok(opened) => opened,
-        Err(why) => return (Vec::new(), Some(why.text(crate::message::Lang::En))),
+        Err(why) => return (Vec::new(), Some(why.text(evident_words::message::Lang::En))),
     };
     // Both readers walk the same page tree; if they disagree, a box could land on the
     // wrong page's image, so none is drawn.

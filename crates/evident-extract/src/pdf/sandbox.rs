@@ -26,7 +26,7 @@ use super::confine::confine;
 pub use super::hostile::Misbehaviour;
 use super::read::{RawPdf, read_pdf};
 use super::render::{PageImage, fallback_fonts, render_page};
-use crate::problem::Problem;
+use evident_words::problem::Problem;
 
 /// First argument that turns an Evident binary into a PDF worker.
 pub const WORKER_ARG: &str = "__evident-pdf-worker";
@@ -129,7 +129,7 @@ impl PdfSandbox {
     /// it becomes Tesseract, it tries what a hostile scan would, and says what worked.
     #[cfg(feature = "testing")]
     pub fn probe_ocr(&self, port: u16) -> Result<super::confine::Probe, String> {
-        let engine = super::ocr::engine().map_err(|p| p.text(crate::message::Lang::En))?;
+        let engine = super::ocr::engine().map_err(|p| p.text(evident_words::message::Lang::En))?;
         let sandbox = Self {
             misbehave: Some(Misbehaviour::ProbeOcr(port)),
             ..self.clone()
@@ -138,7 +138,7 @@ impl PdfSandbox {
         let out = sandbox.run_raw_with(b"", Job::Read, limit, Some(&engine.program))?;
         match serde_json::from_slice::<WorkerReply>(&out) {
             Ok(WorkerReply::Probed(p)) => Ok(p),
-            Ok(WorkerReply::Failed(why)) => Err(why.text(crate::message::Lang::En)),
+            Ok(WorkerReply::Failed(why)) => Err(why.text(evident_words::message::Lang::En)),
             _ => Err("the worker did not probe".into()),
         }
     }

@@ -11,8 +11,8 @@ use std::path::Path;
 
 use quick_xml::events::Event;
 
-use crate::problem::Problem;
 use crate::{Error, Result};
+use evident_words::problem::Problem;
 
 /// Largest XML part read (inflated). The body of a 500-page policy manual is a few MB.
 pub(super) const MAX_PART_BYTES: u64 = 64 << 20;

@@ -10,8 +10,8 @@ use std::path::Path;
 use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
 
 use super::{Extracted, PageSpan, structure::blocks_from_plain};
-use crate::problem::Problem;
 use crate::{Error, Result};
+use evident_words::problem::Problem;
 
 /// Decodes a text file's bytes to a `String` with `\n` line ends.
 pub fn decode(path: &Path, bytes: &[u8]) -> Result<String> {

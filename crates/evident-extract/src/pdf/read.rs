@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use super::forms::{deref, prepare_forms};
 use super::layout::{Glyph, layout};
-use crate::problem::Problem;
+use evident_words::problem::Problem;
 
 /// One page's raw text, or why it could not be read.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]

@@ -13,10 +13,10 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::read::RawPdf;
-use crate::extract::structure::{LineRole, blocks_from_plain, line_role};
-use crate::extract::{Extracted, PageSpan};
-use crate::problem::Problem;
+use crate::structure::{LineRole, blocks_from_plain, line_role};
+use crate::{Extracted, PageSpan};
 use evident_text::normalize::{fold_font_artefacts, join_lines_into};
+use evident_words::problem::Problem;
 
 /// Lines examined at each end of a page for running headers and footers.
 const BAND: usize = 3;
@@ -300,7 +300,7 @@ fn join_page(text: &mut String, page: &str, lexicon: &Lexicon) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::extract::pdf::read::RawPage;
+    use crate::pdf::read::RawPage;
 
     fn raw(pages: &[&str]) -> RawPdf {
         RawPdf {
@@ -426,7 +426,7 @@ mod tests {
             }]
         );
         assert_eq!(
-            doc.warnings[0].text(crate::message::Lang::En),
+            doc.warnings[0].text(evident_words::message::Lang::En),
             "page 2 without text (scanned images?) could not be indexed"
         );
     }

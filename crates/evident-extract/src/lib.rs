@@ -7,8 +7,11 @@
 //! records points into the text that the store keeps.
 
 mod assemble;
+pub mod clock;
 pub mod docx;
+mod error;
 pub mod layout;
+pub mod limits;
 pub mod markdown;
 pub mod pdf;
 pub mod plain;
@@ -18,8 +21,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::problem::Problem;
-use crate::{Error, Result};
+pub use error::{Error, Result};
+use evident_words::problem::Problem;
 
 /// The formats Evident reads.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -125,7 +128,7 @@ pub struct Extracted {
     /// Blocks in document order.
     pub blocks: Vec<Block>,
     /// Things the user should know that did not stop the import ("page 3 has no text").
-    pub warnings: Vec<crate::problem::Problem>,
+    pub warnings: Vec<evident_words::problem::Problem>,
     /// Pages read from their images (OCR), with their lines' boxes for the viewer.
     pub ocr_pages: Vec<(u32, Vec<pdf::ocr::OcrLine>)>,
 }

@@ -2,7 +2,7 @@
 //! that no stage has to reach into another for the time.
 
 /// Now, in Unix seconds (0 if the clock is before 1970).
-pub(crate) fn now() -> i64 {
+pub fn now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))

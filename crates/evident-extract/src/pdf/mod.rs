@@ -20,8 +20,8 @@ pub use sandbox::Misbehaviour;
 pub use sandbox::{PdfSandbox, run_worker_if_requested};
 
 use super::{Extracted, file_title};
-use crate::problem::Problem;
 use crate::{Error, Result};
+use evident_words::problem::Problem;
 
 /// How PDFs are read.
 #[derive(Debug, Clone)]
@@ -82,7 +82,7 @@ impl PdfReader {
                         detail: doc
                             .warnings
                             .iter()
-                            .map(|w| w.text(crate::message::Lang::En))
+                            .map(|w| w.text(evident_words::message::Lang::En))
                             .collect::<Vec<_>>()
                             .join("; "),
                     }

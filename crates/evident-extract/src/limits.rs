@@ -8,8 +8,8 @@
 use std::io::Read;
 use std::path::Path;
 
-use crate::problem::{Limited, Problem};
 use crate::{Error, Result};
+use evident_words::problem::{Limited, Problem};
 
 /// Largest PDF Evident imports or shows.
 pub const MAX_PDF_BYTES: u64 = 256 << 20;

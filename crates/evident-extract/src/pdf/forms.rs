@@ -13,7 +13,7 @@
 use lopdf::content::{Content, Operation};
 use lopdf::{Dictionary, Document, Object, ObjectId, Stream};
 
-use crate::problem::Problem;
+use evident_words::problem::Problem;
 
 /// Forms nested deeper than this are not drawn.
 const MAX_DEPTH: usize = 32;

@@ -132,7 +132,7 @@ pub fn markdown_layout(
     let bytes = crate::limits::read_capped(
         path,
         crate::limits::MAX_TEXT_BYTES,
-        crate::problem::Limited::Text,
+        evident_words::problem::Limited::Text,
     )?;
     let source = plain::decode(path, &bytes)?;
     let (extracted, styles) = markdown::extract_with_styles(&source, "");
@@ -147,7 +147,7 @@ pub fn docx_layout(
     let bytes = crate::limits::read_capped(
         path,
         crate::limits::MAX_DOCX_BYTES,
-        crate::problem::Limited::Docx,
+        evident_words::problem::Limited::Docx,
     )?;
     let (extracted, styles) = docx::extract_with_styles(path, &bytes)?;
     Ok(build(extracted, styles, stored_text))

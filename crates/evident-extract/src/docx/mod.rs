@@ -31,8 +31,8 @@ use super::assemble::{Assembler, table_row_text};
 use super::layout::{BlockStyle, LayoutKind};
 use super::structure::{LineRole, line_role};
 use super::{BlockKind, Extracted, ensure_has_text, file_title};
-use crate::problem::Problem;
 use crate::{Error, Result};
+use evident_words::problem::Problem;
 
 /// Extracts a Word document from its bytes.
 pub fn extract(path: &Path, bytes: &[u8]) -> Result<Extracted> {
