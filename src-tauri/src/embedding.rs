@@ -434,7 +434,9 @@ pub struct ServerCheck {
 /// Tries a server: lists its models and, when a model is named, embeds the probe text.
 /// Blocking: call it off the async runtime.
 pub fn check_server(settings: &ServerSettings) -> ServerCheck {
-    check_with(settings, |server| server.identity().map(|id| Some(id.dim)))
+    check_with(settings, |server| {
+        server.identity().map(|id| Some(id.dim)).map_err(Into::into)
+    })
 }
 
 /// Tries a server: lists its models (a server without a list is taken at its word, as

@@ -16,6 +16,12 @@ pub struct CommandError {
     pub why: Option<Problem>,
 }
 
+impl From<evident_core::model::Error> for CommandError {
+    fn from(e: evident_core::model::Error) -> Self {
+        evident_core::Error::from(e).into()
+    }
+}
+
 impl From<evident_core::extract::Error> for CommandError {
     fn from(e: evident_core::extract::Error) -> Self {
         evident_core::Error::from(e).into()

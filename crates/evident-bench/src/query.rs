@@ -70,7 +70,7 @@ impl SyntheticVectors {
 }
 
 impl Embedder for SyntheticVectors {
-    fn identity(&self) -> evident_core::Result<ModelIdentity> {
+    fn identity(&self) -> evident_core::model::Result<ModelIdentity> {
         Ok(ModelIdentity {
             name: "synthetic-benchmark-vectors".into(),
             dim: self.dim,
@@ -83,7 +83,7 @@ impl Embedder for SyntheticVectors {
         &self,
         texts: &[evident_core::model::Text<'_>],
         _kind: InputKind,
-    ) -> evident_core::Result<Vec<Vec<f32>>> {
+    ) -> evident_core::model::Result<Vec<Vec<f32>>> {
         Ok(texts.iter().map(|t| self.vector(t.body)).collect())
     }
 

@@ -105,6 +105,15 @@ pub enum Error {
     Json(#[from] serde_json::Error),
 }
 
+impl From<evident_model::Error> for Error {
+    fn from(e: evident_model::Error) -> Self {
+        match e {
+            evident_model::Error::Server(e) => Self::Server(e),
+            evident_model::Error::Model { path, reason } => Self::Model { path, reason },
+        }
+    }
+}
+
 impl From<evident_extract::Error> for Error {
     fn from(e: evident_extract::Error) -> Self {
         match e {

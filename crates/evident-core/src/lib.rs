@@ -50,8 +50,6 @@ pub mod embed;
 pub mod error;
 pub mod grounding;
 pub mod import;
-pub mod model;
-pub mod paths;
 pub mod search;
 pub mod settings;
 pub mod store;
@@ -66,6 +64,8 @@ pub use error::{Error, ErrorCode, Result};
 /// Extraction, from its own crate (`evident-extract`), where the core's paths have
 /// always had it; with the size limits and the clock it stamps the OCR cache with.
 pub use evident_extract::{self as extract, clock, limits};
+/// Models and where Evident keeps its files, from their own crate (`evident-model`).
+pub use evident_model::{self as model, paths};
 /// The words said to users, from their own crate (`evident-words`), where the core's
 /// paths have always had them.
 pub use evident_words::{catalogue, message, problem};

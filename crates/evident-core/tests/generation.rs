@@ -1,7 +1,7 @@
 //! Streamed chat completions against a scripted loopback server (every fault a real
 //! server will not show on demand) and against a real llama.cpp server with SmolLM2.
 
-use evident_core::Error;
+use evident_core::model::Error;
 use evident_core::model::{
     ChatMessage, Generator, ModelServer, Role, ServerConfig, ServerErrorKind,
 };

@@ -62,11 +62,15 @@ impl VectorCache {
 }
 
 impl Embedder for VectorCache {
-    fn identity(&self) -> evident_core::Result<ModelIdentity> {
+    fn identity(&self) -> evident_core::model::Result<ModelIdentity> {
         Ok(self.identity.clone())
     }
 
-    fn embed(&self, texts: &[Text<'_>], kind: InputKind) -> evident_core::Result<Vec<Vec<f32>>> {
+    fn embed(
+        &self,
+        texts: &[Text<'_>],
+        kind: InputKind,
+    ) -> evident_core::model::Result<Vec<Vec<f32>>> {
         let keys: Vec<Vec<u8>> = texts.iter().map(|t| self.key(t, kind)).collect();
         let mut out: Vec<Option<Vec<f32>>> = {
             let db = self

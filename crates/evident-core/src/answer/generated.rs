@@ -21,12 +21,12 @@ use serde::Serialize;
 
 use super::prompt::{self, PromptBudget};
 use super::{Answer, AskOptions, Context, Mode, Status, elapsed_ms, english, extractive, retrieve};
+use crate::Result;
 use crate::grounding::{self, Verdict, citations};
 use crate::message::{Lang, Message};
 use crate::model::{Generator, ServerErrorKind};
 use crate::search::{Aliases, Passage};
 use crate::store::Store;
-use crate::{Error, Result};
 
 /// How the model's run went, kept with the answer.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -91,7 +91,7 @@ pub fn ask_generated(
     });
     let completion = match completion {
         Ok(c) => c,
-        Err(Error::Server(e)) => {
+        Err(crate::model::Error::Server(e)) => {
             generation.total_ms = t.elapsed().as_millis() as u64;
             let why = failure(e);
             return Ok(fall_back(
@@ -100,7 +100,7 @@ pub fn ask_generated(
                 generation,
             ));
         }
-        Err(e) => return Err(e),
+        Err(e) => return Err(e.into()),
     };
     generation.first_text_ms = completion.first_text_ms;
     generation.total_ms = completion.total_ms;

@@ -413,7 +413,7 @@ pub struct Choice {
     pub model: Option<(catalog::Candidate, GgufInfo)>,
     /// Candidates that were looked at and cannot be used, with the reason (a chosen
     /// file that is damaged or a chat model is here, with its path).
-    pub skipped: Vec<(PathBuf, crate::problem::Problem)>,
+    pub skipped: Vec<(PathBuf, evident_words::problem::Problem)>,
 }
 
 /// Looks for an embedding model ([`catalog::candidates`]) and reads the candidates'
@@ -447,14 +447,14 @@ fn choose_among(candidates: Vec<catalog::Candidate>, kept: Option<&Path>) -> Cho
             // Ollama's chat models are not meant for this: skipped without a word.
             Described::Info(_) if matches!(candidate.origin, catalog::Origin::Ollama { .. }) => {}
             Described::Info(info) => {
-                let why = crate::problem::Problem::NotEmbeddingModel {
+                let why = evident_words::problem::Problem::NotEmbeddingModel {
                     path: candidate.path.display().to_string(),
                     architecture: info.architecture,
                 };
                 choice.skipped.push((candidate.path, why));
             }
             Described::Unreadable(detail) => {
-                let why = crate::problem::Problem::Model {
+                let why = evident_words::problem::Problem::Model {
                     path: candidate.path.display().to_string(),
                     detail,
                 };

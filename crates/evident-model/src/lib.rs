@@ -16,6 +16,8 @@
 mod breaker;
 pub mod builtin;
 pub mod chat;
+mod error;
+pub mod paths;
 pub mod prompt;
 pub mod rerank;
 mod server;
@@ -27,7 +29,7 @@ pub use prompt::PromptFamily;
 pub use rerank::Reranker;
 pub use server::{ModelServer, STALL_TIMEOUT, ServerConfig};
 
-use crate::Result;
+pub use error::{Error, Result};
 
 /// Ollama's default address, which the settings offer when a server answers there.
 pub const OLLAMA_DEFAULT_URL: &str = "http://127.0.0.1:11434/v1";
