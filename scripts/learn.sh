@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Rebuilds the learned answer-sentence ranker and outcome model
-# (crates/evident-core/models/answers.json) and its report (answers-report.md) from the
+# (crates/evident-index/models/answers.json) and its report (answers-report.md) from the
 # public question sets in ../shared/eval, seeded and reproducible:
 #   1. `evident-bench learn rows`: each set imported as a library (vectors by the built-in
 #      EmbeddingGemma-300M, kept in ~/.cache/evident/learn/vectors.sqlite3 keyed by

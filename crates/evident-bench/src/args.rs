@@ -24,7 +24,7 @@ pub enum Command {
     /// Measure retrieval on a question set (../shared/eval/datasets/*/questions.jsonl).
     Eval(EvalArgs),
     /// Rebuild the learned answer-sentence ranker and outcome model
-    /// (crates/evident-core/models/answers.json) from the public question sets.
+    /// (crates/evident-index/models/answers.json) from the public question sets.
     Learn {
         #[command(subcommand)]
         step: LearnStep,
@@ -195,14 +195,14 @@ pub enum LearnStep {
         #[arg(
             long,
             value_name = "FILE",
-            default_value = "crates/evident-core/models/answers.json"
+            default_value = "crates/evident-index/models/answers.json"
         )]
         out: PathBuf,
         /// The report to write.
         #[arg(
             long,
             value_name = "FILE",
-            default_value = "crates/evident-core/models/answers-report.md"
+            default_value = "crates/evident-index/models/answers-report.md"
         )]
         report: PathBuf,
         /// Seed of the penalty's validation split (and of the samples, as recorded).

@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use common::{eval_dir, evident_bench};
 
 fn committed() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../evident-core/models/answers.json")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../evident-index/models/answers.json")
 }
 
 #[test]

@@ -1,38 +1,36 @@
-//! Evident's UI-free core: everything between a policy file on disk and a checked,
-//! cited answer.
+//! Evident's UI-free core: it drives the stages below it, from a policy file on disk to
+//! a checked, cited answer, and keeps the library equal to the user's folders.
 //!
-//! The pipeline has one small seam per stage so each can be tested alone and replaced:
+//! Each stage is a crate of its own, so the compiler forbids a cycle between them
+//! (ARCHITECTURE.md draws the graph):
 //!
 //! ```text
-//! file ──extract──▶ Extracted (pages + semantic blocks) ──chunk──▶ Chunks
-//!      ──segment──▶ index tokens ──store──▶ SQLite (documents, pages, chunks, FTS5)
-//!      ──embed──▶ passage and sentence vectors (optional)
+//! file ──extract──▶ Extracted (pages + semantic blocks) ──chunk──▶ passages
+//!      ──store──▶ SQLite (documents, pages, chunks, FTS5) ──embed──▶ vectors (optional)
 //! question ──search──▶ ranked passages ──answer──▶ cited sentences ──grounding──▶ verdicts
 //! ```
 //!
-//! * [`extract`] (the `evident-extract` crate) turns Markdown, plain text, Word (`.docx`) and PDF into text with page
-//!   boundaries and semantic blocks (headings, clauses, paragraphs). PDFs are read, and
-//!   their pages drawn for the viewer, in a confined child process so a hostile file can
-//!   never take the application down.
-//! * [`chunk`] packs sentences into passages on semantic boundaries.
-//! * `evident_text` (its own crate) holds normalisation, sentence splitting, numbers and
-//!   ranges by value, and the jieba-based segmenter that both indexing and querying use.
-//! * [`store`] is the crash-safe SQLite cache; the source files stay the truth.
-//! * [`import`] drives the pipeline for files and folders and reports per-file outcomes;
-//!   [`sync`] and [`watch`] keep the index equal to the folders the user imported.
-//! * [`model`] is the seam to embeddings, reranking and chat models (local servers, or
-//!   the built-in GGUF worker); [`embed`] embeds what has no vector yet.
-//! * [`search`] ranks passages by keywords and, when vectors exist, by meaning, and
-//!   decides whether the documents answer at all.
-//! * [`answer`] composes extractive answers (or checks a model's) within a context
-//!   budget; [`grounding`] checks every sentence against the passages it cites.
-//! * [`userdata`] and [`settings`] hold what is the user's own (history, feedback,
-//!   aliases, settings), beside the index and untouched by a rebuild.
-//! * [`message`] and [`problem`] (the `evident-words` crate) are what users are told,
-//!   as codes with parameters said in their language.
+//! * [`extract`] (`evident-extract`) turns Markdown, plain text, Word and PDF into text
+//!   with page boundaries and semantic blocks; PDFs are read, and their pages drawn, in
+//!   a confined child process so a hostile file can never take the application down.
+//! * [`model`] (`evident-model`) is the seam to embeddings, reranking and chat models
+//!   (local servers, or the built-in GGUF worker).
+//! * [`chunk`], [`store`] and [`search`] (`evident-index`): passages on semantic
+//!   boundaries, the crash-safe SQLite cache (the source files stay the truth), and
+//!   ranking by keywords and meaning with the decision whether the documents answer.
+//! * [`grounding`] (`evident-check`) checks every sentence against what it cites.
+//! * [`answer`] and [`userdata`] (`evident-answer`): answers within a context budget,
+//!   exports, and the user's own history and feedback, untouched by a rebuild.
+//! * [`message`] and [`problem`] (`evident-words`) are what users are told, as codes
+//!   said from one catalogue in their language; `evident_text` holds normalisation,
+//!   sentences, numbers and the segmenter that indexing and querying share.
 //!
-//! The desktop shell and the CLI are thin faces over these modules; neither implements
-//! any of this logic again.
+//! This crate's own modules are the orchestration: [`import`] drives the pipeline for
+//! files and folders and reports per-file outcomes; [`sync`] and [`watch`] keep the
+//! index equal to the folders the user imported; [`embed`] gives what has no vector
+//! one; [`settings`] holds the user's settings. The others are re-exported where the
+//! core's paths have always had them, so the faces (the desktop shell, the CLI, the
+//! benchmarks) see one library and implement none of this again.
 //!
 //! ```no_run
 //! use evident_core::{import::{Importer, ImportOptions}, store::Store};
@@ -43,29 +41,24 @@
 //! # Ok::<(), evident_core::Error>(())
 //! ```
 
-pub mod answer;
-mod aside;
-pub mod chunk;
 pub mod embed;
-pub mod error;
-pub mod grounding;
 pub mod import;
-pub mod search;
 pub mod settings;
-pub mod store;
 pub mod sync;
 #[cfg(feature = "testing")]
 pub mod testing;
-pub mod user_file;
-pub mod userdata;
 pub mod watch;
 
-pub use error::{Error, ErrorCode, Result};
-/// Extraction, from its own crate (`evident-extract`), where the core's paths have
-/// always had it; with the size limits and the clock it stamps the OCR cache with.
+/// Answers and the user's own data (`evident-answer`).
+pub use evident_answer::{self as answer, userdata};
+/// The grounding check (`evident-check`).
+pub use evident_check as grounding;
+/// Extraction (`evident-extract`), with the size limits and the clock.
 pub use evident_extract::{self as extract, clock, limits};
-/// Models and where Evident keeps its files, from their own crate (`evident-model`).
+/// The index (passages, the store, search) and the library's one error type
+/// (`evident-index`).
+pub use evident_index::{Error, ErrorCode, Result, aside, chunk, error, search, store, user_file};
+/// Models and where Evident keeps its files (`evident-model`).
 pub use evident_model::{self as model, paths};
-/// The words said to users, from their own crate (`evident-words`), where the core's
-/// paths have always had them.
+/// The words said to users (`evident-words`).
 pub use evident_words::{catalogue, message, problem};

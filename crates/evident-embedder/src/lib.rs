@@ -2,13 +2,13 @@
 //! texts into vectors, in a child process of the app or the CLI.
 //!
 //! Why a child process: the model takes hundreds of megabytes, and a desktop app that
-//! keeps it for ever is a bad neighbour. The core ([`evident_core::model::builtin`])
+//! keeps it for ever is a bad neighbour. The core ([`evident_model::builtin`])
 //! starts this worker when a question, an import or the embedding pass needs it, and
 //! ends it after a few idle minutes; a model file that crashes llama.cpp ends the
 //! worker, not the app. The worker is the app's (or the CLI's) own executable run with
 //! [`WORKER_FLAG`], so nothing more is installed or found at run time.
 //!
-//! It speaks the [`protocol`](evident_core::model::builtin::protocol): one JSON request
+//! It speaks the [`protocol`](evident_model::builtin::protocol): one JSON request
 //! per line on stdin, one reply per line on stdout. llama.cpp's own log goes nowhere.
 
 use std::io::{BufRead, Write};
@@ -16,7 +16,7 @@ use std::num::NonZeroU32;
 use std::path::Path;
 use std::time::Instant;
 
-use evident_core::model::builtin::protocol::{Described, GgufInfo, Reply, Request, WORKER_FLAG};
+use evident_model::builtin::protocol::{Described, GgufInfo, Reply, Request, WORKER_FLAG};
 use llama_cpp_2::context::LlamaContext;
 use llama_cpp_2::context::params::LlamaContextParams;
 use llama_cpp_2::gguf::GgufContext;

@@ -1,5 +1,5 @@
 //! `evident-bench learn`: rebuilds the answer-sentence ranker and the outcome model
-//! (`crates/evident-core/models/answers.json`) from the public question sets in
+//! (`crates/evident-index/models/answers.json`) from the public question sets in
 //! `../shared/eval`, seeded and reproducible, with a report of what was learned and
 //! how it does on questions it was not fitted on.
 //!
@@ -942,7 +942,7 @@ impl Report {
 
     fn markdown(&self, _model: &Model) -> String {
         let mut out = String::from(
-            "# The learned answer models (`evident-bench learn`)\n\nRebuilt by `scripts/learn.sh`; the model file is `crates/evident-core/models/answers.json`.\n\n",
+            "# The learned answer models (`evident-bench learn`)\n\nRebuilt by `scripts/learn.sh`; the model file is `crates/evident-index/models/answers.json`.\n\n",
         );
         for s in &self.sections {
             out.push_str(s);

@@ -346,9 +346,9 @@ pub fn to_html(a: &Answer, lang: Lang) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::answer::{Context, Timings};
     use crate::grounding::SentenceVerdict;
     use crate::search::Highlight;
+    use crate::{Context, Timings};
 
     fn answer() -> Answer {
         let text = "<script>alert(1)</script> 报销超过5,000元须审批。";

@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use crate::search::stopwords::is_stop_word;
+use evident_index::search::stopwords::is_stop_word;
 use evident_text::numbers::numbers_in;
 use evident_text::quantity::{Quantity, bound_span, quantities};
 use evident_text::segment::{passage_tokens, query_terms};

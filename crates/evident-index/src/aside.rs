@@ -13,7 +13,7 @@ use crate::{Error, Result};
 
 /// Moves a damaged SQLite file (and its `-wal` and `-shm` files) aside as
 /// `<name>.broken-<unix time>`, so nothing in it is lost; returns the new path.
-pub(crate) fn set_aside(db: &Path) -> Result<PathBuf> {
+pub fn set_aside(db: &Path) -> Result<PathBuf> {
     let stamp = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or(Duration::ZERO)
@@ -29,14 +29,16 @@ pub(crate) fn set_aside(db: &Path) -> Result<PathBuf> {
     Ok(aside)
 }
 
-pub(crate) fn sibling(db: &Path, ext: &str) -> PathBuf {
+/// `db`'s sibling file named `<name>.<ext>` (`evident.sqlite3.rebuilding`).
+pub fn sibling(db: &Path, ext: &str) -> PathBuf {
     let mut name = db.file_name().map(|n| n.to_os_string()).unwrap_or_default();
     name.push(".");
     name.push(ext);
     db.with_file_name(name)
 }
 
-pub(crate) fn with_suffix(p: &Path, suffix: &str) -> PathBuf {
+/// `p` with `suffix` added to its name (`evident.sqlite3-wal`).
+pub fn with_suffix(p: &Path, suffix: &str) -> PathBuf {
     let mut s = p.as_os_str().to_os_string();
     s.push(suffix);
     PathBuf::from(s)

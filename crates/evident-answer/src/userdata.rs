@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
-use crate::answer::Answer;
+use crate::Answer;
 use crate::{Error, Result};
 
 /// File name of the user's records, beside the database.

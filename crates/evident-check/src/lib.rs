@@ -1,4 +1,6 @@
 //! The grounding check: is every sentence of an answer backed by what it cites?
+//! (Its own crate, `evident-check`, on top of the index's passages and the words; the
+//! core's answers call it, and the core re-exports it as `evident_core::grounding`.)
 //!
 //! Used for every answer, whoever wrote it. For each sentence:
 //!
@@ -47,11 +49,11 @@ pub mod roles;
 
 use serde::Serialize;
 
-use crate::message::{Lang, Message};
-use crate::search::{Highlight, Passage};
 use align::Evidence;
 use claims::Claim;
+use evident_index::search::{Highlight, Passage};
 use evident_text::sentence::split_sentences;
+use evident_words::message::{Lang, Message};
 
 /// Share of a sentence's content words that must occur in its source to support it.
 pub const SUPPORTED_SHARE: f64 = 0.7;

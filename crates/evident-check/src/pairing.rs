@@ -23,7 +23,7 @@ use std::rc::Rc;
 use super::claims::{Claim, token_set};
 use super::modality::{self, Modality};
 use super::negation;
-use crate::search::stopwords::is_stop_word;
+use evident_index::search::stopwords::is_stop_word;
 use evident_text::quantity::Quantity;
 
 /// A number the claim pairs with another part of the source.

@@ -1,8 +1,8 @@
 use super::*;
-use crate::search::Passage;
+use evident_index::search::Passage;
 
 fn passage(n: usize, text: &str) -> Passage {
-    crate::search::test_passage(n, n as i64, text)
+    evident_index::search::test_passage(n, n as i64, text)
 }
 
 fn sources() -> Vec<Passage> {

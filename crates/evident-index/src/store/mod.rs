@@ -5,7 +5,7 @@
 //!   together or not at all, so a killed import leaves the previous state.
 //! * On open the file is checked (`PRAGMA quick_check`); a damaged file or one that is
 //!   not a database gives [`Error::DatabaseCorrupt`], whose message points to
-//!   `evident rebuild`, which rebuilds from the source files (see [`crate::import::rebuild`]).
+//!   `evident rebuild`, which rebuilds from the source files (see `evident_core::import::rebuild`).
 //! * The `meta` table pins the tokenizer and chunker versions. A tokenizer change re-indexes
 //!   every chunk from its stored text on open; documents chunked by an older chunker are
 //!   reported as needing a rebuild and are re-chunked on their next import. Nothing is
@@ -290,7 +290,9 @@ impl Store {
     }
 }
 
-pub(crate) fn quick_check(conn: &Connection, path: &Path) -> Result<()> {
+/// Checks the database file at `path` (`PRAGMA quick_check`), as every store open does
+/// (and the user's history file, which the core keeps beside it).
+pub fn quick_check(conn: &Connection, path: &Path) -> Result<()> {
     let result: Result<Vec<String>, rusqlite::Error> = (|| {
         let mut stmt = conn.prepare("PRAGMA quick_check")?;
         let rows = stmt.query_map([], |r| r.get(0))?;
@@ -307,7 +309,7 @@ pub(crate) fn quick_check(conn: &Connection, path: &Path) -> Result<()> {
 }
 
 /// Maps "not a database" and "malformed" failures to [`Error::DatabaseCorrupt`].
-pub(crate) fn as_corrupt(path: &Path, e: rusqlite::Error) -> Error {
+pub fn as_corrupt(path: &Path, e: rusqlite::Error) -> Error {
     match e.sqlite_error_code() {
         Some(ErrorCode::NotADatabase) => Error::DatabaseCorrupt {
             path: path.to_owned(),

@@ -1,5 +1,5 @@
 //! The learned weights of the answer-sentence ranker and of the outcome: one small,
-//! versioned file (`crates/evident-core/models/answers.json`) that `evident-bench learn`
+//! versioned file (`crates/evident-index/models/answers.json`) that `evident-bench learn`
 //! rebuilds from the public question sets in `../shared/eval` (CMRC 2018, DRCD,
 //! PolicyQA), seeded and reproducible. Hand-tuned weights over a few dozen questions
 //! had reached their limit; these were fitted on thousands.

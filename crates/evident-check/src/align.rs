@@ -12,7 +12,7 @@ use std::sync::LazyLock;
 
 use super::claims::{Claim, neutral, token_set, weight};
 use super::clauses::{Clause, clauses};
-use crate::search::{Aliases, Passage};
+use evident_index::search::{Aliases, Passage};
 use evident_text::quantity::{Quantity, bound_span, quantities};
 use evident_text::segment::passage_tokens;
 

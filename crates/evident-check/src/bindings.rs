@@ -14,9 +14,9 @@ use super::claims::{Claim, token_set};
 use super::clauses::without_spans;
 use super::negation::{Reversal, reversal};
 use super::{doers, modality, pairing, qualifiers, roles};
-use crate::message::Message;
 use evident_text::quantity::{Dimension, Quantity};
 use evident_text::ranges::ranges;
+use evident_words::message::Message;
 
 /// Group and case words that limit a rule: a claim that drops one over-generalises.
 const SCOPE_WORDS: &[&str] = &[
@@ -520,7 +520,7 @@ fn dropped_conditions(claim: &Claim, ev: &Evidence, aligned: &Aligned) -> Vec<St
             let words: Vec<String> = token_set(condition)
                 .into_iter()
                 .filter(|t| {
-                    !crate::search::stopwords::is_stop_word(t)
+                    !evident_index::search::stopwords::is_stop_word(t)
                         && if t.is_ascii() {
                             t.len() >= 4
                         } else {

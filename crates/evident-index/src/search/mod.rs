@@ -824,9 +824,10 @@ fn into_passage(
     }
 }
 
-/// A passage built by hand, for unit tests of the stages after retrieval.
-#[cfg(test)]
-pub(crate) fn test_passage(n: usize, doc_id: i64, text: &str) -> Passage {
+/// A passage built by hand, for unit tests of the stages after retrieval (grounding,
+/// answers).
+#[cfg(any(test, feature = "testing"))]
+pub fn test_passage(n: usize, doc_id: i64, text: &str) -> Passage {
     Passage {
         n,
         chunk: StoredPassage {

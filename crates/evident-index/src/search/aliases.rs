@@ -146,7 +146,7 @@ impl Aliases {
 
     /// Groups with a phrase whose tokens occur in order in `tokens` (a question's terms):
     /// `(start, len, group)` for each match.
-    pub(crate) fn matches<'a>(&'a self, tokens: &[String]) -> Vec<(usize, usize, &'a [Phrase])> {
+    pub fn matches<'a>(&'a self, tokens: &[String]) -> Vec<(usize, usize, &'a [Phrase])> {
         let mut out = Vec::new();
         for group in &self.groups {
             for phrase in group {

@@ -1,6 +1,9 @@
 //! Answers: search, context assembly, the extractive composer and the grounding check,
 //! put together for `evident ask` and the desktop app; and [`check_text`], which checks
-//! an answer written elsewhere against the same passages.
+//! an answer written elsewhere against the same passages. With them the user's own
+//! record of answers ([`userdata`]: history, feedback, the watched folders), which
+//! nothing that imports or rebuilds may reach: this crate sits below the core that
+//! imports, so the compiler keeps it so.
 //!
 //! Numbering is shared: `[n]` in an answer is the n-th passage `search` returns for the
 //! same question and options, so any tool can write an answer against search output
@@ -13,14 +16,18 @@ pub mod generated;
 pub mod pasted;
 pub mod prompt;
 pub mod relocate;
+pub mod userdata;
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::Result;
-use crate::grounding::{self, SentenceVerdict};
+/// The library's one error type, shared with the index below and the core above.
+pub use evident_index::{Error, Result};
+
+// The stages below, where these modules have always found them.
+use crate::grounding::SentenceVerdict;
 use crate::message::{Lang, Message};
 use crate::search::{
     Aliases, Evidence, Highlight, Passage, Ranks, RetrievalInfo, SearchOptions, SearchResult,
@@ -28,6 +35,11 @@ use crate::search::{
 };
 use crate::store::Store;
 pub use context::{Context, DEFAULT_BUDGET_TOKENS};
+use evident_check as grounding;
+use evident_extract::{self as extract, clock};
+use evident_index::{aside, search, store};
+use evident_model::{self as model, paths};
+use evident_words::{message, problem};
 
 /// Options of `ask` and `check`.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
