@@ -3,7 +3,7 @@
 
 Reads the signal files `evident-bench eval --signals-out FILE` writes (one JSON line per
 question and ranking mode: whether it is answerable, the rank of the first hit, and
-the evidence), replays the decision rule of crates/evident-core/src/search/outcome.rs
+the evidence), replays the decision rule of crates/evident-index/src/search/outcome.rs
 over a grid of thresholds, and prints the best setting under the product's limits:
 
   * of the answerable questions marked `answered`, at least 90 % have the answer in

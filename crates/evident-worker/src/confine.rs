@@ -7,7 +7,9 @@
 //!    bind or connect, no signals or abstract sockets out of the sandbox. Best effort:
 //!    an older kernel enforces what it knows, and [`Confinement`] says what that was.
 //! 3. seccomp: creating sockets, executing programs and tracing other processes fail
-//!    with `EPERM` (the OCR step may execute, once, the one program Landlock allows).
+//!    with `EPERM`. The OCR step, which becomes Tesseract (the one program Landlock
+//!    lets it execute), gets an allow-list instead: the calls Tesseract makes, and
+//!    nothing else.
 //!
 //! The kinds:
 //! - [`confine`]: the PDF reader reads nothing but the font files the parent names
@@ -165,11 +167,16 @@ fn landlock(
     "unavailable".into()
 }
 
-/// `may_exec`: the worker becomes another program (which Landlock limits to one).
+/// `may_exec`: the worker becomes another program (which Landlock limits to one), and
+/// that program inherits the filter: an allow-list ([`OCR_SYSCALLS`]) then, not a
+/// deny-list.
 #[cfg(target_os = "linux")]
 fn seccomp(may_exec: bool) -> bool {
+    if may_exec {
+        return seccomp_allow_only(OCR_SYSCALLS);
+    }
     use seccompiler::{BpfProgram, SeccompAction, SeccompFilter};
-    let mut denied = vec![
+    let denied = [
         libc::SYS_socket,
         libc::SYS_socketpair,
         libc::SYS_connect,
@@ -180,10 +187,9 @@ fn seccomp(may_exec: bool) -> bool {
         libc::SYS_ptrace,
         libc::SYS_process_vm_readv,
         libc::SYS_process_vm_writev,
+        libc::SYS_execve,
+        libc::SYS_execveat,
     ];
-    if !may_exec {
-        denied.extend([libc::SYS_execve, libc::SYS_execveat]);
-    }
     let Ok(arch) = std::env::consts::ARCH.try_into() else {
         return false;
     };
@@ -191,6 +197,114 @@ fn seccomp(may_exec: bool) -> bool {
         denied.into_iter().map(|nr| (nr, Vec::new())).collect(),
         SeccompAction::Allow,
         SeccompAction::Errno(libc::EPERM as u32),
+        arch,
+    );
+    let program: Option<BpfProgram> = filter.ok().and_then(|f| f.try_into().ok());
+    program.is_some_and(|p| seccompiler::apply_filter_all_threads(&p).is_ok())
+}
+
+/// The system calls the OCR step may make: what Debian's Tesseract 5 makes reading a
+/// page (strace: the loader mapping its libraries, reading the language data, threads
+/// and their futexes, the clock, memory), the one `execve` that starts it (Landlock
+/// allows only Tesseract and the loader), and their older or newer twins that another
+/// libc may use instead. Anything else (sockets, ptrace, mount, keyring, bpf, other
+/// processes' memory) fails with `ENOSYS`, as if the kernel had no such call, which C
+/// libraries handle as "not there" rather than as a crash.
+#[cfg(target_os = "linux")]
+const OCR_SYSCALLS: &[libc::c_long] = &[
+    // Files: reading the image (stdin), the libraries and the language data.
+    libc::SYS_read,
+    libc::SYS_pread64,
+    libc::SYS_readv,
+    libc::SYS_write,
+    libc::SYS_writev,
+    libc::SYS_lseek,
+    libc::SYS_openat,
+    libc::SYS_close,
+    libc::SYS_newfstatat,
+    libc::SYS_fstat,
+    libc::SYS_statx,
+    libc::SYS_faccessat,
+    libc::SYS_faccessat2,
+    libc::SYS_readlinkat,
+    libc::SYS_getdents64,
+    libc::SYS_fcntl,
+    libc::SYS_ioctl,
+    libc::SYS_getcwd,
+    // Memory.
+    libc::SYS_brk,
+    libc::SYS_mmap,
+    libc::SYS_munmap,
+    libc::SYS_mprotect,
+    libc::SYS_mremap,
+    libc::SYS_madvise,
+    // Threads.
+    libc::SYS_clone,
+    libc::SYS_clone3,
+    libc::SYS_futex,
+    libc::SYS_set_robust_list,
+    libc::SYS_get_robust_list,
+    libc::SYS_rseq,
+    libc::SYS_set_tid_address,
+    libc::SYS_sched_getaffinity,
+    libc::SYS_sched_yield,
+    libc::SYS_membarrier,
+    libc::SYS_gettid,
+    libc::SYS_getpid,
+    libc::SYS_tgkill,
+    libc::SYS_exit,
+    libc::SYS_exit_group,
+    // Signals (its own).
+    libc::SYS_rt_sigaction,
+    libc::SYS_rt_sigprocmask,
+    libc::SYS_rt_sigreturn,
+    libc::SYS_sigaltstack,
+    // Time, limits and who it is.
+    libc::SYS_clock_gettime,
+    libc::SYS_clock_getres,
+    libc::SYS_clock_nanosleep,
+    libc::SYS_nanosleep,
+    libc::SYS_gettimeofday,
+    libc::SYS_getrandom,
+    libc::SYS_prlimit64,
+    libc::SYS_sysinfo,
+    libc::SYS_uname,
+    libc::SYS_getuid,
+    libc::SYS_geteuid,
+    libc::SYS_getgid,
+    libc::SYS_getegid,
+    // Becoming Tesseract (the program is Landlock's to choose).
+    libc::SYS_execve,
+    // x86-64's older twins.
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_arch_prctl,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_access,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_open,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_stat,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_lstat,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_readlink,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_getrlimit,
+    #[cfg(target_arch = "x86_64")]
+    libc::SYS_time,
+];
+
+/// A filter that allows `allowed` and makes every other call fail with `ENOSYS`.
+#[cfg(target_os = "linux")]
+fn seccomp_allow_only(allowed: &[libc::c_long]) -> bool {
+    use seccompiler::{BpfProgram, SeccompAction, SeccompFilter};
+    let Ok(arch) = std::env::consts::ARCH.try_into() else {
+        return false;
+    };
+    let filter = SeccompFilter::new(
+        allowed.iter().map(|&nr| (nr, Vec::new())).collect(),
+        SeccompAction::Errno(libc::ENOSYS as u32),
+        SeccompAction::Allow,
         arch,
     );
     let program: Option<BpfProgram> = filter.ok().and_then(|f| f.try_into().ok());

@@ -6,9 +6,12 @@
 //! parser bug in any of them must not become a way into the user's files or network,
 //! so each confines itself before it reads a byte, by the profile of its kind
 //! ([`confine`]): resource limits, Landlock (files and TCP) and seccomp (sockets,
-//! exec, tracing).
+//! exec, tracing). All of them are started and spoken to by one implementation
+//! ([`process`]): empty environment, chosen folder, capped replies, a deadline on every
+//! wait, killed when dropped.
 //!
 //! This crate depends on nothing of Evident's, so every worker can use it and it can
 //! reach none of them.
 
 pub mod confine;
+pub mod process;

@@ -422,31 +422,19 @@ pub fn parse_tsv(tsv: &str, width: u32, height: u32, skew: f32) -> OcrPage {
 /// in-process PDF reader of tests and trusted files. User files go through the
 /// confined worker ([`super::sandbox::PdfSandbox::ocr`]).
 pub fn read_unconfined(engine: &Engine, image: &[u8], langs: &str) -> Result<String, Problem> {
-    use std::io::Write;
-    let mut child = std::process::Command::new(&engine.program)
+    let out = evident_worker::process::Launch::new(&engine.program)
         .args(tesseract_args(langs))
-        .env_clear()
         .env("OMP_THREAD_LIMIT", "1")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
+        .run_once(image, UNCONFINED_DEADLINE, 64 << 20)
         .map_err(|e| Problem::OcrFailed {
-            detail: format!("tesseract did not start ({e})"),
+            detail: format!("tesseract: {e}"),
         })?;
-    if let Some(mut stdin) = child.stdin.take() {
-        let _ = stdin.write_all(image);
-    }
-    let out = child.wait_with_output().map_err(|e| Problem::OcrFailed {
-        detail: e.to_string(),
-    })?;
-    if !out.status.success() {
-        return Err(Problem::OcrFailed {
-            detail: format!("tesseract ended with {}", out.status),
-        });
-    }
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    Ok(String::from_utf8_lossy(&out).into_owned())
 }
+
+/// How long an unconfined Tesseract may read one page (the confined one has the PDF
+/// worker's limits).
+const UNCONFINED_DEADLINE: std::time::Duration = std::time::Duration::from_secs(300);
 
 /// Tesseract's arguments: the image on stdin, TSV (words with boxes) on stdout.
 pub fn tesseract_args(langs: &str) -> Vec<String> {

@@ -14,12 +14,12 @@
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::{Condvar, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
+use evident_worker::process::{Failure, Launch};
 use serde::{Deserialize, Serialize};
-use wait_timeout::ChildExt;
 
 use super::confine::confine;
 #[cfg(feature = "testing")]
@@ -219,8 +219,8 @@ impl PdfSandbox {
             .prefix("evident-pdf-")
             .tempdir()
             .map_err(|e| format!("could not make a folder for the PDF reader process ({e})"))?;
-        let mut command = Command::new(&self.program);
-        command
+        let mut launch = Launch::new(&self.program)
+            .in_dir(cwd.path())
             .arg(WORKER_ARG)
             .arg(self.memory_limit.to_string())
             .arg(timeout.as_secs().max(1).to_string());
@@ -229,96 +229,32 @@ impl PdfSandbox {
         #[cfg(not(feature = "testing"))]
         let hostile: Option<String> = None;
         if let Some(arg) = hostile {
-            command.arg(arg);
             // The program an OCR probe is confined to become.
-            command.args(program);
+            launch = launch.arg(arg).args(program);
         } else if let Some(arg) = job.arg() {
-            command.arg(arg);
+            launch = launch.arg(arg);
             match (job, program) {
                 // The fonts a page may need, the only files the worker may then read.
-                (Job::Render { .. }, _) => {
-                    command.args(fallback_fonts());
-                }
-                (Job::Ocr { .. }, Some(program)) => {
-                    command.arg(program);
-                }
+                (Job::Render { .. }, _) => launch = launch.args(fallback_fonts()),
+                (Job::Ocr { .. }, Some(program)) => launch = launch.arg(program),
                 _ => {}
             }
         }
-        let mut child = command
-            .env_clear()
-            .current_dir(cwd.path())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("could not start the PDF reader process ({e})"))?;
-        let stdin = child.stdin.take();
-        let mut stdout = child.stdout.take();
-        let mut stderr = child.stderr.take();
-        let result = std::thread::scope(|s| {
-            let input = bytes.to_vec();
-            s.spawn(move || {
-                if let Some(mut stdin) = stdin {
-                    // A worker that dies early closes the pipe; its exit status says why.
-                    let _ = stdin.write_all(&input);
-                }
-            });
-            let out = s.spawn(move || {
-                let mut buf = Vec::new();
-                let mut flooded = false;
-                if let Some(o) = stdout.as_mut() {
-                    let _ = o.by_ref().take(MAX_REPLY_BYTES + 1).read_to_end(&mut buf);
-                    if buf.len() as u64 > MAX_REPLY_BYTES {
-                        // Keep draining so the worker is not stuck on a full pipe; its
-                        // limits or the timeout end it.
-                        buf = Vec::new();
-                        flooded = true;
-                        let _ = std::io::copy(o, &mut std::io::sink());
-                    }
-                }
-                (buf, flooded)
-            });
-            let err = s.spawn(move || {
-                let mut buf = Vec::new();
-                if let Some(e) = stderr.as_mut() {
-                    let _ = e.by_ref().take(64 * 1024).read_to_end(&mut buf);
-                    let _ = std::io::copy(e, &mut std::io::sink());
-                }
-                buf
-            });
-            let status = match child.wait_timeout(timeout) {
-                Ok(Some(status)) => Ok(status),
-                Ok(None) => {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    Err(format!(
-                        "reading the PDF took longer than {} s and was stopped; the file may be damaged",
-                        timeout.as_secs()
-                    ))
-                }
-                Err(e) => {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    Err(format!("lost the PDF reader process ({e})"))
-                }
-            };
-            let (out, flooded) = out.join().unwrap_or_default();
-            let err = err.join().unwrap_or_default();
-            (status, out, flooded, err)
-        });
-        let (status, out, flooded, err) = result;
-        if flooded {
-            return Err(format!(
-                "the PDF reader sent back more than {} MB and was stopped; the file may be damaged",
-                MAX_REPLY_BYTES >> 20
-            ));
-        }
-        let status = status?;
-        if !status.success() {
-            return Err(describe_crash(status, &String::from_utf8_lossy(&err)));
-        }
-        Ok(out)
+        launch
+            .run_once(bytes, timeout, MAX_REPLY_BYTES)
+            .map_err(|failure| match failure {
+                Failure::Start(e) => format!("could not start the PDF reader process ({e})"),
+                Failure::TimedOut(limit) => format!(
+                    "reading the PDF took longer than {} s and was stopped; the file may be damaged",
+                    limit.as_secs()
+                ),
+                Failure::Flooded(cap) => format!(
+                    "the PDF reader sent back more than {} MB and was stopped; the file may be damaged",
+                    cap >> 20
+                ),
+                Failure::Crashed { status, stderr } => describe_crash(status, &stderr),
+                Failure::Lost(e) => format!("lost the PDF reader process ({e})"),
+            })
     }
 }
 
@@ -381,6 +317,8 @@ fn available_memory() -> Option<u64> {
     Some(kb * 1024)
 }
 
+/// A crashed PDF worker in words: what in the file (probably) did it, by the signal
+/// that ended it and the last of its stderr.
 fn describe_crash(status: std::process::ExitStatus, stderr: &str) -> String {
     let why = if stderr.contains("overflowed its stack") {
         "it nests content too deeply (stack overflow)"
@@ -389,19 +327,15 @@ fn describe_crash(status: std::process::ExitStatus, stderr: &str) -> String {
     } else {
         "it crashed the PDF reader"
     };
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::ExitStatusExt;
-        if let Some(sig) = status.signal() {
-            if sig == 24 || sig == 9 {
-                return "reading the PDF used too much CPU time and was stopped; the file may be damaged".into();
-            }
-            return format!(
-                "the file could not be read: {why} (signal {sig}); it is probably damaged"
-            );
+    match evident_worker::process::signal_of(status) {
+        Some(24 | 9) => {
+            "reading the PDF used too much CPU time and was stopped; the file may be damaged".into()
         }
+        Some(sig) => {
+            format!("the file could not be read: {why} (signal {sig}); it is probably damaged")
+        }
+        None => format!("the file could not be read: {why} ({status}); it is probably damaged"),
     }
-    format!("the file could not be read: {why} ({status}); it is probably damaged")
 }
 
 /// If this process was started as a PDF worker, does the work and exits; else returns.

@@ -23,10 +23,7 @@ pub mod catalog;
 pub mod gguf;
 pub mod protocol;
 
-use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 use std::time::{Duration, Instant};
 
@@ -34,6 +31,7 @@ use self::protocol::{Described, GgufInfo, Reply, Request, WORKER_FLAG};
 use super::{Embedder, InputKind, ModelIdentity, PROBE_TEXT, PromptFamily, Text, vector};
 use crate::{Error, Result};
 use evident_worker::confine::{Confinement, Probe};
+use evident_worker::process::{Failure, Launch, LineWorker};
 
 /// How long the worker may sit idle before it is ended (and its memory returned).
 pub const IDLE_LIMIT: Duration = Duration::from_secs(180);
@@ -47,13 +45,9 @@ pub const REPLY_LIMIT: Duration = Duration::from_secs(120);
 /// heard within seconds.
 const BATCH: usize = 8;
 
-/// The built-in model's worker, while it runs.
+/// The built-in model's worker, while it runs (killed and reaped when dropped).
 struct Running {
-    child: Child,
-    stdin: ChildStdin,
-    /// The worker's reply lines, read by a thread of their own so that a reply can be
-    /// waited for with a deadline; closed when the worker's output ends.
-    replies: Receiver<io::Result<String>>,
+    worker: LineWorker,
     last_used: Instant,
 }
 
@@ -61,9 +55,8 @@ impl Running {
     /// Starts `worker` (an Evident executable) as the embeddings worker of `model`,
     /// which confines itself to reading that one file ([`worker_memory`] of address
     /// space, no network, nothing executed) before it reads a byte of it. Its
-    /// environment is empty and its working folder is `/`.
+    /// environment is empty and its working folder is `/` ([`Launch`]).
     fn spawn(worker: &Path, model: &Path) -> std::result::Result<Self, String> {
-        let who = "the embeddings worker";
         if let Some(missing) = missing_instructions() {
             return Err(format!(
                 "this processor lacks {missing}, which the built-in model's llama.cpp is \
@@ -74,52 +67,14 @@ impl Running {
         let size = std::fs::metadata(model)
             .map_err(|e| format!("{}: {e}", model.display()))?
             .len();
-        let mut child = Command::new(worker)
+        let worker = Launch::new(worker)
             .arg(WORKER_FLAG)
             .arg(model)
             .arg(worker_memory(size).to_string())
-            .env_clear()
-            .current_dir("/")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("cannot start {who} {}: {e}", worker.display()))?;
-        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(format!("{who} has no pipes"));
-        };
-        let (sender, replies) = mpsc::channel();
-        let reader = std::thread::Builder::new()
-            .name("embeddings-replies".into())
-            .spawn(move || {
-                let mut lines = BufReader::new(stdout);
-                loop {
-                    let mut line = String::new();
-                    match lines.read_line(&mut line) {
-                        Ok(0) => return,
-                        Ok(_) => {
-                            if sender.send(Ok(line)).is_err() {
-                                return;
-                            }
-                        }
-                        Err(e) => {
-                            let _ = sender.send(Err(e));
-                            return;
-                        }
-                    }
-                }
-            });
-        if let Err(e) = reader {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(format!("cannot read the replies of {who}: {e}"));
-        }
+            .start_lines("embeddings-replies")
+            .map_err(|e| format!("the embeddings worker {}: {e}", worker.display()))?;
         Ok(Self {
-            child,
-            stdin,
-            replies,
+            worker,
             last_used: Instant::now(),
         })
     }
@@ -170,13 +125,6 @@ impl Broken {
         match self {
             Self::Stopped(why) | Self::Hung(why) => why,
         }
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -272,7 +220,7 @@ impl BuiltinModel {
 
     /// The worker's process id, while it runs (for memory reports).
     pub fn worker_pid(&self) -> Option<u32> {
-        lock(&self.slot).as_ref().map(|r| r.child.id())
+        lock(&self.slot).as_ref().map(|r| r.worker.id())
     }
 
     /// Ends the worker now (it starts again when needed).
@@ -517,37 +465,18 @@ fn exchange(
     request: &Request,
     limit: Duration,
 ) -> std::result::Result<Reply, Broken> {
-    let mut line = serde_json::to_string(request).map_err(|e| Broken::Stopped(e.to_string()))?;
-    line.push('\n');
-    let sent = running
-        .stdin
-        .write_all(line.as_bytes())
-        .and_then(|()| running.stdin.flush());
-    let reply = match sent {
-        Ok(()) => running.replies.recv_timeout(limit),
-        Err(_) => Err(RecvTimeoutError::Disconnected),
-    };
-    match reply {
-        Ok(Ok(reply)) => serde_json::from_str(&reply)
+    let line = serde_json::to_string(request).map_err(|e| Broken::Stopped(e.to_string()))?;
+    match running.worker.exchange(&line, limit) {
+        Ok(reply) => serde_json::from_str(&reply)
             .map_err(|e| Broken::Stopped(format!("the embeddings worker answered nonsense: {e}"))),
-        Err(RecvTimeoutError::Timeout) => {
-            let _ = running.child.kill();
-            let _ = running.child.wait();
-            Err(Broken::Hung(format!(
-                "the embeddings worker did not answer within {} s and was stopped",
-                limit.as_secs_f32().ceil()
-            )))
-        }
-        Ok(Err(_)) | Err(RecvTimeoutError::Disconnected) => {
-            let status = running
-                .child
-                .wait()
-                .map(|s| s.to_string())
-                .unwrap_or_else(|e| e.to_string());
-            Err(Broken::Stopped(format!(
-                "the embeddings worker stopped ({status})"
-            )))
-        }
+        Err(Failure::TimedOut(limit)) => Err(Broken::Hung(format!(
+            "the embeddings worker did not answer within {} s and was stopped",
+            limit.as_secs_f32().ceil()
+        ))),
+        Err(Failure::Lost(status)) => Err(Broken::Stopped(format!(
+            "the embeddings worker stopped ({status})"
+        ))),
+        Err(other) => Err(Broken::Stopped(format!("the embeddings worker: {other}"))),
     }
 }
 
