@@ -27,6 +27,7 @@ fn main() {
 /// Every command of `lib.rs`'s invoke handler.
 const COMMANDS: &[&str] = &[
     "app_info",
+    "isolation",
     "ask",
     "check_text",
     "documents",

@@ -8,7 +8,7 @@ use ts_rs::{Config, TS};
 
 use crate::answering::AnswerSettings;
 use crate::commands::{
-    AppInfo, AskResult, DocumentView, ImportProgress, LayoutNote, PageSpan, Retrieval,
+    AppInfo, AskResult, DocumentView, ImportProgress, Isolation, LayoutNote, PageSpan, Retrieval,
 };
 use crate::embedding::{BuiltinStatus, EmbeddingPhase, EmbeddingStatus, ModelFound, ServerCheck};
 use crate::error::CommandError;
@@ -56,6 +56,7 @@ pub fn typescript() -> String {
         decl::<CommandError>(&cfg),
         decl::<ErrorCode>(&cfg),
         decl::<AppInfo>(&cfg),
+        decl::<Isolation>(&cfg),
         decl::<Retrieval>(&cfg),
         decl::<AskResult>(&cfg),
         decl::<Answer>(&cfg),

@@ -11,10 +11,12 @@ use evident_core::extract::DocumentKind;
 use evident_core::extract::layout::{
     DocumentLayout, LayoutUnavailable, docx_layout, markdown_layout,
 };
+use evident_core::extract::pdf::PdfSandbox;
 use evident_core::import::{
     self, FileReport, ImportEvent, ImportOptions, ImportSummary, Importer, RebuildReport,
 };
 use evident_core::message::Lang;
+use evident_core::problem::Problem;
 use evident_core::search::aliases::AliasWarning;
 use evident_core::search::{Aliases, SearchOptions};
 use evident_core::store::{DocumentRecord, Store};
@@ -69,6 +71,16 @@ pub struct AppInfo {
     /// What happened on start that the user should know (a damaged history recovered,
     /// an index re-built for a new tokenizer).
     pub notices: Vec<String>,
+}
+
+/// How this system confines the processes that read the user's files: what it could
+/// not enforce for each kind, `None` where everything was (Settings say the rest).
+#[derive(Debug, Clone, Serialize, ts_rs::TS)]
+pub struct Isolation {
+    /// The PDF reader (and page drawer).
+    pub pdf: Option<String>,
+    /// The OCR step (Tesseract); `None` too when there is no Tesseract to confine.
+    pub ocr: Option<String>,
 }
 
 /// An answer and where it was stored in the history.
@@ -198,6 +210,32 @@ pub async fn app_info(app: AppHandle) -> CommandResult<AppInfo> {
             },
             notices,
         })
+    })
+    .await
+}
+
+/// How the workers that read PDFs and scans are confined here: each kind confines
+/// itself as for a real file and reports what the kernel enforced.
+#[tauri::command]
+pub async fn isolation(app: AppHandle) -> CommandResult<Isolation> {
+    blocking(app, move |_| {
+        let sandbox = PdfSandbox::current_exe().map_err(|e| {
+            CommandError::new(
+                ErrorCode::Internal,
+                format!("cannot find Evident itself ({e})"),
+            )
+        })?;
+        let unchecked = |e: String| Some(format!("could not be checked ({e})"));
+        let pdf = match sandbox.confinement() {
+            Ok(c) => c.shortfall(),
+            Err(e) => unchecked(e),
+        };
+        let ocr = match sandbox.ocr_confinement() {
+            Ok(c) => c.shortfall(),
+            Err(Problem::OcrUnavailable { .. }) => None,
+            Err(why) => unchecked(why.to_string()),
+        };
+        Ok(Isolation { pdf, ocr })
     })
     .await
 }

@@ -333,13 +333,9 @@ fn use_builtin(app: &AppHandle, settings: BuiltinSettings, generation: u64) {
     if evident_core::model::Embedder::identity(model.as_ref()).is_ok()
         && current()
         && let (Some(c), Some(b)) = (model.confinement(), base.builtin.as_mut())
-        && !(c.landlock == "fully enforced" && c.seccomp)
+        && let Some(shortfall) = c.shortfall()
     {
-        b.unconfined = Some(format!(
-            "Landlock {}, seccomp {}",
-            c.landlock,
-            if c.seccomp { "on" } else { "off" }
-        ));
+        b.unconfined = Some(shortfall);
         embedding.set_status(app, base.clone());
     }
     run_pass(app, &state.db_path, model.as_ref(), generation, base);

@@ -78,6 +78,7 @@ pub fn run() {
             commands::set_answer_settings,
             commands::stop_answer,
             commands::library_sync,
+            commands::isolation,
         ])
         .run(tauri::generate_context!());
     if let Err(e) = result {

@@ -1098,6 +1098,31 @@ def main() -> int:
         check(kept.endswith("sha256-" + hashlib.sha256(b"embeddinggemma").hexdigest()),
               f"the model found is kept until the user chooses ({kept})")
         shot(driver, "09a-settings-builtin-model")
+        isolation = WebDriverWait(driver, 30, poll_frequency=0.2).until(
+            lambda d: (t := by_testid(d, "isolation").text) and "…" not in t and t)
+        check(isolation.startswith("PDF files and scans are read in separate processes"),
+              f"Settings say the readers of PDFs and scans are confined on this system ({isolation[:100]})")
+        # The same Settings in the Chinese window: the model chosen, where it was
+        # found, and the isolation, in Chinese.
+        previous = driver.execute_script("return localStorage.getItem('evident.lang')")
+        driver.execute_script("localStorage.setItem('evident.lang', 'zh-CN')")
+        reload_ready(driver)
+        by_testid(driver, "tab-settings").click()
+        try:
+            zh_line = WebDriverWait(driver, 30, poll_frequency=0.2).until(
+                lambda d: (t := by_testid(d, "builtin-model").text) and "embeddinggemma:latest" in t and t)
+            zh_isolation = WebDriverWait(driver, 30, poll_frequency=0.2).until(
+                lambda d: (t := by_testid(d, "isolation").text) and "…" not in t and t)
+            check("Ollama 已下载的模型（embeddinggemma:latest）" in zh_line
+                  and zh_isolation.startswith("PDF 文件和扫描件在独立的子进程中读取"),
+                  f"the zh-CN Settings name the model chosen and the isolation in Chinese ({zh_line}; {zh_isolation[:40]})")
+        except Exception as e:  # noqa: BLE001
+            check(False, f"the zh-CN Settings name the model chosen and the isolation in Chinese ({e})")
+        shot(driver, "09b-settings-builtin-model-zh")
+        driver.execute_script(
+            "arguments[0] === null ? localStorage.removeItem('evident.lang') : localStorage.setItem('evident.lang', arguments[0])",
+            previous)
+        reload_ready(driver)
 
         # While the library is being embedded, the Library says how far it has come
         # and questions are answered by keyword, and the answer says so.

@@ -34,6 +34,15 @@ defaults: Retrieval,
  * an index re-built for a new tokenizer).
  */
 notices: Array<string>, };
+export type Isolation = { 
+/**
+ * The PDF reader (and page drawer).
+ */
+pdf: string | null, 
+/**
+ * The OCR step (Tesseract); `None` too when there is no Tesseract to confine.
+ */
+ocr: string | null, };
 export type Retrieval = { 
 /**
  * Passages to retrieve.

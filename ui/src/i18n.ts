@@ -161,6 +161,14 @@ const en = {
   builtinFoundOllama: "among Ollama's models ({name})",
   builtinUnconfined:
     "This system could not fully confine the model's worker ({what}): it runs with fewer walls than Evident asks for.",
+  isolation: "Isolation",
+  isolationChecking: "Checking how this system confines the processes that read your files…",
+  isolationOk:
+    "PDF files and scans are read in separate processes that can open no other file, reach no network and run no other program.",
+  isolationPdf:
+    "This system could not fully confine the process that reads PDF files ({what}): a damaged or hostile PDF meets fewer walls than Evident asks for.",
+  isolationOcr:
+    "This system could not fully confine the process that reads scans ({what}): a hostile scan meets fewer walls than Evident asks for.",
   builtinNone: "No built-in model found. Put a GGUF embedding model (EmbeddingGemma, bge-m3, multilingual-e5 …) in {dir}, or choose a file.",
   builtinOff: "Not used: keyword search only while no server is set up.",
   builtinChoose: "Choose a model file…",
@@ -365,6 +373,11 @@ const zh: Record<Key, string> = {
   builtinFoundFolder: "Evident 的模型文件夹",
   builtinFoundOllama: "Ollama 已下载的模型（{name}）",
   builtinUnconfined: "本系统无法完全隔离运行模型的子进程（{what}）：它受到的限制少于 Evident 的要求。",
+  isolation: "隔离",
+  isolationChecking: "正在检查本系统如何隔离读取您文件的子进程…",
+  isolationOk: "PDF 文件和扫描件在独立的子进程中读取：它们无法打开其他文件、无法联网，也无法运行其他程序。",
+  isolationPdf: "本系统无法完全隔离读取 PDF 文件的子进程（{what}）：损坏或恶意的 PDF 受到的限制少于 Evident 的要求。",
+  isolationOcr: "本系统无法完全隔离读取扫描件的子进程（{what}）：恶意的扫描件受到的限制少于 Evident 的要求。",
   builtinNone: "未找到内置模型。请把 GGUF 嵌入模型（EmbeddingGemma、bge-m3、multilingual-e5 等）放入 {dir}，或选择一个文件。",
   builtinOff: "未使用：未设置服务器时仅做关键词检索。",
   builtinChoose: "选择模型文件…",

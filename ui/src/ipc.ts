@@ -20,6 +20,7 @@ import type {
   HistoryEntry,
   ImportProgress,
   ImportSummary,
+  Isolation,
   LibrarySync,
   Located,
   PromptFamily,
@@ -57,6 +58,7 @@ async function call<T>(command: string, args: Record<string, unknown> = {}): Pro
 
 export const ipc = {
   appInfo: () => call<AppInfo>("app_info"),
+  isolation: () => call<Isolation>("isolation"),
   /// Asks; a model's text, when the user chose model answers, arrives piece by piece
   /// through `onText` before the checked answer resolves.
   ask: (question: string, retrieval: Retrieval, onText: (piece: string) => void = () => {}) => {

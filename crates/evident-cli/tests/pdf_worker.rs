@@ -76,6 +76,29 @@ fn the_ocr_step_reads_only_what_tesseract_needs_connects_nowhere_and_runs_only_t
     );
 }
 
+/// What Settings are told (`isolation`): each kind confines itself as for a real file
+/// and reports what the kernel enforced. This kernel enforces all of it, so nothing is
+/// short; a report that claimed so without confining would fail the probes above.
+#[test]
+fn each_kind_of_file_reader_reports_its_confinement_for_settings() {
+    let sandbox = sandbox(None);
+    let pdf = sandbox.confinement().expect("the PDF reader reports");
+    assert_eq!(pdf.landlock, "fully enforced", "{pdf:?}");
+    assert!(pdf.seccomp, "{pdf:?}");
+    assert_eq!(pdf.shortfall(), None);
+    let ocr = sandbox.ocr_confinement().expect("the OCR step reports");
+    assert_eq!(ocr.landlock, "fully enforced", "{ocr:?}");
+    assert_eq!(ocr.shortfall(), None);
+    let old_kernel = evident_core::extract::pdf::confine::Confinement {
+        landlock: "not enforced".into(),
+        seccomp: true,
+    };
+    assert_eq!(
+        old_kernel.shortfall().as_deref(),
+        Some("Landlock not enforced, seccomp on")
+    );
+}
+
 #[test]
 fn a_confined_worker_still_reads_real_pdfs() {
     let pdf = corpus_pdfs()

@@ -32,6 +32,20 @@ pub struct Confinement {
     pub seccomp: bool,
 }
 
+impl Confinement {
+    /// What was not enforced, for Settings (`Landlock not enforced, seccomp on`), or
+    /// `None` when everything was.
+    pub fn shortfall(&self) -> Option<String> {
+        (self.landlock != "fully enforced" || !self.seccomp).then(|| {
+            format!(
+                "Landlock {}, seccomp {}",
+                self.landlock,
+                if self.seccomp { "on" } else { "off" }
+            )
+        })
+    }
+}
+
 /// Applies every limit to the current process; fails when a resource limit cannot be
 /// set (the caller then reads nothing). `readable` are files the process may still read
 /// (fonts for drawing pages); nothing else can be opened.

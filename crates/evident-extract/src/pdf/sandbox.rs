@@ -41,6 +41,8 @@ pub(super) enum WorkerReply {
     Read(RawPdf),
     Rendered(PageImage),
     Failed(Problem),
+    /// What a worker of this kind gets from this kernel ([`PdfSandbox::confinement`]).
+    Confined(super::confine::Confinement),
     #[cfg(feature = "testing")]
     Probed(super::confine::Probe),
 }
@@ -55,6 +57,8 @@ enum Job {
     Render { page: u32, width: u32 },
     /// Become Tesseract and read the image on stdin, in these languages.
     Ocr { langs: &'static str },
+    /// Confine itself as a reader (or, `ocr`, as the OCR step) and say how.
+    Report { ocr: bool },
 }
 
 impl Job {
@@ -63,10 +67,17 @@ impl Job {
             Self::Read => None,
             Self::Render { page, width } => Some(format!("render:{page}:{width}")),
             Self::Ocr { langs } => Some(format!("ocr:{langs}")),
+            Self::Report { ocr: false } => Some("report".into()),
+            Self::Report { ocr: true } => Some("report-ocr".into()),
         }
     }
 
     fn parse(arg: &str) -> Option<Self> {
+        match arg {
+            "report" => return Some(Self::Report { ocr: false }),
+            "report-ocr" => return Some(Self::Report { ocr: true }),
+            _ => {}
+        }
         if let Some(langs) = arg.strip_prefix("ocr:") {
             // Only the languages Evident asks for: nothing from outside reaches the
             // program's arguments.
@@ -140,6 +151,38 @@ impl PdfSandbox {
             Ok(WorkerReply::Probed(p)) => Ok(p),
             Ok(WorkerReply::Failed(why)) => Err(why.text(evident_words::message::Lang::En)),
             _ => Err("the worker did not probe".into()),
+        }
+    }
+
+    /// How a PDF reader is confined on this system: a worker confines itself as for a
+    /// real file and says what the kernel enforced (Settings say when that is less
+    /// than everything).
+    pub fn confinement(&self) -> Result<super::confine::Confinement, String> {
+        match self.run(b"", Job::Report { ocr: false })? {
+            WorkerReply::Confined(c) => Ok(c),
+            WorkerReply::Failed(why) => Err(why.text(evident_words::message::Lang::En)),
+            _ => Err("the PDF reader answered another question".into()),
+        }
+    }
+
+    /// How the OCR step is confined on this system (as [`Self::confinement`]), or why
+    /// there is none: no Tesseract.
+    pub fn ocr_confinement(&self) -> Result<super::confine::Confinement, Problem> {
+        let engine = super::ocr::engine()?;
+        let out = self
+            .run_raw_with(
+                b"",
+                Job::Report { ocr: true },
+                self.timeout,
+                Some(&engine.program),
+            )
+            .map_err(|detail| Problem::PdfReader { detail })?;
+        match serde_json::from_slice::<WorkerReply>(&out) {
+            Ok(WorkerReply::Confined(c)) => Ok(c),
+            Ok(WorkerReply::Failed(why)) => Err(why),
+            _ => Err(Problem::PdfReader {
+                detail: "the OCR step answered another question".into(),
+            }),
         }
     }
 
@@ -236,7 +279,9 @@ impl PdfSandbox {
             match (job, program) {
                 // The fonts a page may need, the only files the worker may then read.
                 (Job::Render { .. }, _) => launch = launch.args(fallback_fonts()),
-                (Job::Ocr { .. }, Some(program)) => launch = launch.arg(program),
+                (Job::Ocr { .. } | Job::Report { ocr: true }, Some(program)) => {
+                    launch = launch.arg(program)
+                }
                 _ => {}
             }
         }
@@ -358,6 +403,13 @@ pub fn run_worker_if_requested() {
     if let Job::Ocr { langs } = job {
         become_tesseract(memory, cpu, args.get(5).map(PathBuf::from), langs);
     }
+    if job == (Job::Report { ocr: true }) {
+        let program = args.get(5).map(PathBuf::from).unwrap_or_default();
+        reply_and_exit(&match confine_for_tesseract(memory, cpu, &program) {
+            Ok(confinement) => WorkerReply::Confined(confinement),
+            Err(detail) => WorkerReply::Failed(Problem::PdfReader { detail }),
+        });
+    }
     // Only a test build of Evident probes the OCR step's confinement.
     #[cfg(feature = "testing")]
     if let Some(Misbehaviour::ProbeOcr(port)) = args.get(4).and_then(|a| Misbehaviour::parse(a)) {
@@ -369,10 +421,13 @@ pub fn run_worker_if_requested() {
     }
     let readable: Vec<PathBuf> = match job {
         Job::Render { .. } => args.iter().skip(5).map(PathBuf::from).collect(),
-        Job::Read | Job::Ocr { .. } => Vec::new(),
+        Job::Read | Job::Ocr { .. } | Job::Report { .. } => Vec::new(),
     };
     let reply = match confine(memory, cpu, &readable) {
         Err(detail) => WorkerReply::Failed(Problem::PdfReader { detail }),
+        Ok(confinement) if job == (Job::Report { ocr: false }) => {
+            WorkerReply::Confined(confinement)
+        }
         Ok(confinement) => {
             // Panics are turned into per-page errors; their default message is noise here.
             std::panic::set_hook(Box::new(|_| {}));
@@ -403,9 +458,11 @@ pub fn run_worker_if_requested() {
                                     Err(reason) => WorkerReply::Failed(reason),
                                 }
                             }
-                            Job::Ocr { .. } => WorkerReply::Failed(Problem::PdfReader {
-                                detail: "the reader was asked to read an image".into(),
-                            }),
+                            Job::Ocr { .. } | Job::Report { .. } => {
+                                WorkerReply::Failed(Problem::PdfReader {
+                                    detail: "the reader was asked to read an image".into(),
+                                })
+                            }
                         },
                         Err(e) => WorkerReply::Failed(Problem::PdfReader {
                             detail: format!("could not receive the file ({e})"),

@@ -1,5 +1,5 @@
 // Settings: language, retrieval options, meaning search, the reranker, the answer model,
-// the alias table.
+// the isolation of the processes that read files, the alias table.
 
 import type { Retrieval } from "../../bindings";
 import { h } from "../../dom";
@@ -8,6 +8,7 @@ import { ipc } from "../../ipc";
 import { saveRetrieval } from "../../settings";
 import { AnswerModelSection } from "./answer-model-section";
 import { EmbeddingsSection } from "./embeddings-section";
+import { IsolationSection } from "./isolation-section";
 import { RerankSection } from "./rerank-section";
 
 export class SettingsPage {
@@ -50,6 +51,7 @@ export class SettingsPage {
       new EmbeddingsSection(onError).element,
       new RerankSection(onError).element,
       new AnswerModelSection(onError).element,
+      new IsolationSection(onError).element,
       h("label", { class: "aliases-label" }, t("aliases"), this.aliases),
       h("button", { attrs: { type: "button" }, on: { click: () => void this.saveAliases() } }, t("save")),
       this.aliasStatus,

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { EmbeddingStatus, RerankStatus } from "../../bindings";
 import { setLang } from "../../i18n";
 import { PROMPT_FAMILIES, builtinText, promptLabel, promptText, statusText } from "./embeddings-section";
+import { isolationText } from "./isolation-section";
 import { rerankStatusText } from "./rerank-section";
 
 function status(overrides: Partial<EmbeddingStatus>): EmbeddingStatus {
@@ -96,5 +97,20 @@ describe("settings wording", () => {
     expect(rerankStatusText(off)).toBe("No reranker: passages keep their order.");
     expect(rerankStatusText({ ...off, state: "on", model: "bge-reranker-v2-m3", base_url: "http://h:1/v1" })).toContain("bge-reranker-v2-m3 at http://h:1/v1");
     expect(rerankStatusText({ ...off, state: "error", message: "https is not spoken" })).toContain("https is not spoken");
+  });
+
+  it("says the readers of PDFs and scans are confined, or names what this system could not enforce", () => {
+    setLang("en");
+    expect(isolationText({ pdf: null, ocr: null })).toEqual([
+      "PDF files and scans are read in separate processes that can open no other file, reach no network and run no other program.",
+    ]);
+    const old = isolationText({ pdf: "Landlock not enforced, seccomp on", ocr: null });
+    expect(old).toHaveLength(1);
+    expect(old[0]).toContain("could not fully confine the process that reads PDF files (Landlock not enforced, seccomp on)");
+    setLang("zh-CN");
+    const both = isolationText({ pdf: "Landlock not enforced, seccomp on", ocr: "Landlock not enforced, seccomp off" });
+    expect(both).toHaveLength(2);
+    expect(both[1]).toContain("读取扫描件的子进程（Landlock not enforced, seccomp off）");
+    setLang("en");
   });
 });
