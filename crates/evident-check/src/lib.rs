@@ -35,17 +35,17 @@
 //!   not read look the same), a condition of the source left out, a word of scope
 //!   (所有, 只要, regardless, only) the clause does not use, two passages that disagree.
 
-pub mod align;
-pub mod bindings;
+mod align;
+mod bindings;
 pub mod citations;
 pub mod claims;
-pub mod clauses;
-pub mod doers;
-pub mod modality;
+mod clauses;
+mod doers;
+mod modality;
 pub mod negation;
-pub mod pairing;
-pub mod qualifiers;
-pub mod roles;
+mod pairing;
+mod qualifiers;
+mod roles;
 
 use serde::Serialize;
 

@@ -3,11 +3,11 @@
 
 pub mod clean;
 pub use evident_worker::confine;
-pub mod deskew;
+mod deskew;
 mod forms;
 #[cfg(feature = "testing")]
 mod hostile;
-pub mod layout;
+mod layout;
 pub mod ocr;
 pub mod read;
 pub mod render;

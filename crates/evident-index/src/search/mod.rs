@@ -26,15 +26,15 @@
 //! the best passage stands out, never from a raw cosine.
 
 pub mod aliases;
-pub mod asked;
+mod asked;
 pub mod choose;
-pub mod dense;
-pub mod fuse;
+mod dense;
+mod fuse;
 pub mod learned;
 mod lexical;
 pub mod outcome;
 pub mod query;
-pub mod rank;
+mod rank;
 pub mod rerank;
 pub mod stopwords;
 
