@@ -1189,6 +1189,15 @@ def main() -> int:
             save.click()
             # The built-in model was ready a moment ago: wait for the server's model by name.
             served = "multilingual-e5-small-q4"
+            try:
+                WebDriverWait(driver, 30, poll_frequency=0.05).until(
+                    lambda d: served in by_testid(d, "embed-status").text)
+            except Exception:  # noqa: BLE001
+                shot(driver, "09c-embed-save-failed")
+                print("after saving the server, the embeddings status says:", by_testid(driver, "embed-status").text,
+                      driver.execute_script("return document.querySelector('.settings-page')?.innerText ?? ''")[:3000],
+                      flush=True)
+                raise
             progress = WebDriverWait(driver, 30, poll_frequency=0.05).until(
                 lambda d: by_testid(d, "embed-status").get_attribute("data-state") in ("embedding", "ready")
                 and served in by_testid(d, "embed-status").text

@@ -172,7 +172,9 @@ export class EmbeddingsSection {
     void ipc.embeddingStatus().then((s) => {
       this.show(s);
       this.url.value = s.base_url ?? "";
-      this.model.value = s.model ?? "";
+      // The server's model, not the built-in one (which `model` names when no server
+      // is set up): that name in this field would be sent to the next server tried.
+      this.model.value = s.base_url ? (s.model ?? "") : "";
       this.prompt.value = s.prompt ?? "auto";
       if (s.state === "off") void this.detect();
     }, onError);
