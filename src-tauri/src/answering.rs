@@ -52,10 +52,7 @@ pub fn check_model(settings: &ServerSettings) -> ServerCheck {
         content: "Reply with the single word OK.".into(),
     }];
     embedding::check_with(settings, |server| {
-        server
-            .generate(&hello, 4, &mut |_| true)
-            .map(|_| None)
-            .map_err(Into::into)
+        server.generate(&hello, 4, &mut |_| true).map(|_| None)
     })
 }
 

@@ -430,9 +430,7 @@ pub struct ServerCheck {
 /// Tries a server: lists its models and, when a model is named, embeds the probe text.
 /// Blocking: call it off the async runtime.
 pub fn check_server(settings: &ServerSettings) -> ServerCheck {
-    check_with(settings, |server| {
-        server.identity().map(|id| Some(id.dim)).map_err(Into::into)
-    })
+    check_with(settings, |server| server.identity().map(|id| Some(id.dim)))
 }
 
 /// Tries a server: lists its models (a server without a list is taken at its word, as
@@ -440,7 +438,7 @@ pub fn check_server(settings: &ServerSettings) -> ServerCheck {
 /// width of an embeddings model. Blocking: call it off the async runtime.
 pub fn check_with(
     settings: &ServerSettings,
-    probe: impl FnOnce(&ModelServer) -> evident_core::Result<Option<usize>>,
+    probe: impl FnOnce(&ModelServer) -> evident_core::model::Result<Option<usize>>,
 ) -> ServerCheck {
     let failed = |why: Problem, models: Vec<String>| ServerCheck {
         ok: false,
