@@ -70,6 +70,17 @@ fn places() -> Places {
     }
 }
 
+/// The tests that run the model take this first: two llama.cpp workers on two cores
+/// spin against each other (ggml's threads wait by spinning), and on a loaded CI machine
+/// one import then took minutes to embed its first eight passages.
+static ONE_MODEL_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_model_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    ONE_MODEL_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 fn link(from: &Path, to: &Path) {
     std::os::unix::fs::symlink(from, to).expect("symlink");
 }
@@ -196,6 +207,7 @@ fn a_damaged_or_foreign_gguf_is_refused_with_the_reason_and_keyword_search_goes_
 /// and it still embeds.
 #[test]
 fn the_embeddings_worker_reads_only_its_model_connects_nowhere_and_runs_nothing() {
+    let _model = one_model_at_a_time();
     use evident_core::model::builtin::BuiltinModel;
     use evident_core::model::{Embedder, InputKind, Text};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
@@ -221,6 +233,7 @@ fn the_embeddings_worker_reads_only_its_model_connects_nowhere_and_runs_nothing(
 
 #[test]
 fn meaning_search_runs_on_the_built_in_model_with_no_server_and_its_vectors_are_its_own() {
+    let _model = one_model_at_a_time();
     let p = places();
     link(&gemma(), &p.own.join(GEMMA_FILE));
     let md = samples().join("报销与请假制度.md");
@@ -302,9 +315,10 @@ fn kill(pid: u32) {
     let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
 }
 
-/// Waits until `until` holds or 120 s have passed.
+/// Waits until `until` holds or 300 s have passed (a state, not a time: it returns
+/// as soon as it holds).
 fn wait_for(mut until: impl FnMut() -> bool) -> bool {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
     while std::time::Instant::now() < deadline {
         if until() {
             return true;
@@ -340,13 +354,17 @@ fn assert_whole_and_unmixed(db: &Path) {
 
 #[test]
 fn a_worker_killed_mid_embedding_is_started_again_and_a_killed_import_resumes_unmixed() {
+    let _model = one_model_at_a_time();
     let p = places();
     link(&gemma(), &p.own.join(GEMMA_FILE));
     // 40 passages: five steps of embedding, so there is a middle to kill in.
     let handbook = common::eval_dir().join("corpus/handbook-18f");
     let md = handbook.join("leave.md");
     let txt = handbook.join("overtime.md");
+    // What the import says goes to a file: a pipe nobody reads could stall it.
+    let said = |db: &Path| db.with_extension("stderr");
     let import = |db: &Path| {
+        let stderr = std::fs::File::create(said(db)).expect("stderr file");
         Command::new(bin())
             .arg("--db")
             .arg(db)
@@ -354,25 +372,34 @@ fn a_worker_killed_mid_embedding_is_started_again_and_a_killed_import_resumes_un
             .env("EVIDENT_MODELS_DIR", &p.own)
             .env("OLLAMA_MODELS", &p.ollama)
             .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::piped())
+            .stderr(stderr)
             .spawn()
             .expect("import starts")
     };
+    // Waits for the first vectors; an import that ends first, or never embeds, fails
+    // the test with its own words.
+    let embedding = |child: &mut std::process::Child, db: &Path| {
+        let started =
+            wait_for(|| vectors(db) >= 8 || child.try_wait().is_ok_and(|status| status.is_some()))
+                && vectors(db) >= 8;
+        assert!(
+            started,
+            "the import never embedded: {}",
+            std::fs::read_to_string(said(db)).unwrap_or_default()
+        );
+    };
 
     // The worker dies (killed, or crashed on a text): the next request starts another.
-    let child = import(&p.db);
-    assert!(
-        wait_for(|| vectors(&p.db) >= 8),
-        "the import never embedded"
-    );
+    let mut child = import(&p.db);
+    embedding(&mut child, &p.db);
     let first = workers_of(child.id());
     assert_eq!(first.len(), 1, "one worker: {first:?}");
     kill(first[0]);
-    let out = child.wait_with_output().expect("import ends");
+    let status = child.wait().expect("import ends");
     assert!(
-        out.status.success(),
+        status.success(),
         "{}",
-        String::from_utf8_lossy(&out.stderr)
+        std::fs::read_to_string(said(&p.db)).unwrap_or_default()
     );
     assert_whole_and_unmixed(&p.db);
 
@@ -380,7 +407,7 @@ fn a_worker_killed_mid_embedding_is_started_again_and_a_killed_import_resumes_un
     // where it stopped.
     let db = p.db.with_file_name("second.sqlite3");
     let mut child = import(&db);
-    assert!(wait_for(|| vectors(&db) >= 8), "the import never embedded");
+    embedding(&mut child, &db);
     let workers = workers_of(child.id());
     assert_eq!(workers.len(), 1, "{workers:?}");
     kill(child.id());
