@@ -505,6 +505,7 @@ impl ScriptedServer {
         let requests = Arc::new(AtomicUsize::new(0));
         let stop = Arc::new(AtomicBool::new(false));
         let (count, halt) = (Arc::clone(&requests), Arc::clone(&stop));
+        let script = Arc::new(script);
         std::thread::spawn(move || {
             for stream in listener.incoming() {
                 if halt.load(Ordering::SeqCst) {
@@ -512,7 +513,10 @@ impl ScriptedServer {
                 }
                 let Ok(stream) = stream else { continue };
                 let n = count.fetch_add(1, Ordering::SeqCst);
-                let _ = answer(stream, n, &script);
+                // Each connection on its own thread, as a real server answers: one
+                // that hangs on embeddings still lists its models at once.
+                let script = Arc::clone(&script);
+                std::thread::spawn(move || answer(stream, n, &*script));
             }
         });
         Self {

@@ -144,6 +144,7 @@ fn examples() -> Vec<Problem> {
     for kind in [
         ServerErrorKind::Unreachable,
         ServerErrorKind::TimedOut,
+        ServerErrorKind::NotEmbedding,
         ServerErrorKind::KeyRejected,
         ServerErrorKind::ModelMissing,
         ServerErrorKind::Rejected,
@@ -169,6 +170,9 @@ fn examples() -> Vec<Problem> {
     let mut remembered = ServerError::new(ServerErrorKind::TimedOut, url, "");
     remembered.remembered = Some(12);
     out.push(Problem::Server(remembered));
+    let mut half = ServerError::new(ServerErrorKind::NotEmbedding, url, "no vector within 15 s");
+    half.remembered = Some(4);
+    out.push(Problem::Server(half));
     out
 }
 

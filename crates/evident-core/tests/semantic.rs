@@ -389,6 +389,108 @@ fn a_hung_server_is_asked_once_then_remembered_until_it_answers_again() {
     );
 }
 
+/// An Ollama loading a model, or a llama.cpp server busy generating: it lists its models
+/// at once but hangs on embeddings. The background check embeds a short text, so the
+/// server stays remembered as down, and the reason says what it does and does not do;
+/// once it embeds again, meaning search returns.
+#[test]
+fn a_server_that_lists_models_but_does_not_embed_stays_remembered_as_down_and_says_why() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+    let hung = Arc::new(AtomicBool::new(false));
+    let hanging = hung.clone();
+    let scripted = ScriptedServer::start(move |request, _| {
+        if request.line.contains("/models") {
+            return (200, models_reply(&["m"]));
+        }
+        if hanging.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(1500));
+        }
+        let vector = |i: usize| (0..8).map(|d| ((i + d) % 5) as f32 + 0.5).collect();
+        (200, embeddings_reply(request, vector))
+    });
+    let model = Arc::new(
+        ModelServer::new(ServerConfig {
+            base_url: scripted.url.clone(),
+            model: "m".into(),
+            api_key: None,
+            prompt: Some(PromptFamily::None),
+        })
+        .expect("a usable address")
+        .with_short_timeout(Duration::from_millis(400)),
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (store, _) = imported(&dir, Some(Semantic(model.clone() as Arc<dyn Embedder>)));
+    let q = "单笔报销超过多少需要分管副总审批？";
+    hung.store(true, Ordering::SeqCst);
+    let slow = search(&store, q, &Aliases::builtin(), &options(&model)).expect("runs");
+    assert_eq!(slow.retrieval.used, RankedBy::Keyword);
+
+    // The check (after 2 s) finds the models listed but no vector: still down, and why.
+    let started = Instant::now();
+    let note = loop {
+        let r = search(&store, q, &Aliases::builtin(), &options(&model)).expect("runs");
+        assert_eq!(
+            r.retrieval.used,
+            RankedBy::Keyword,
+            "a server that does not embed is not taken for up: {:?}",
+            r.retrieval
+        );
+        let note = r.retrieval.note.unwrap_or_default();
+        if note.contains("lists its models") || started.elapsed() > Duration::from_secs(15) {
+            break note;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert!(
+        note.contains("lists its models but did not embed a short text in time")
+            && note.contains("no vector within 0.4 s")
+            && note.contains("not asked again"),
+        "{note}"
+    );
+
+    hung.store(false, Ordering::SeqCst);
+    let started = Instant::now();
+    let back = loop {
+        let r = search(&store, q, &Aliases::builtin(), &options(&model)).expect("runs");
+        if r.retrieval.used == RankedBy::Hybrid || started.elapsed() > Duration::from_secs(40) {
+            break r;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert_eq!(
+        back.retrieval.used,
+        RankedBy::Hybrid,
+        "{:?}",
+        back.retrieval
+    );
+}
+
+/// A refused connection is an answer: nothing is listening. It is not tried again (the
+/// retries cost every question 1.3 s), and the next request does not ask at all.
+#[test]
+fn a_refused_connection_is_final_and_remembered() {
+    use std::time::{Duration, Instant};
+    let port = evident_core::testing::free_port();
+    let model = server(&format!("http://127.0.0.1:{port}/v1"), "m");
+    let started = Instant::now();
+    let refused = model.models().expect_err("nothing listens there");
+    let took = started.elapsed();
+    assert_eq!(refused.kind, ServerErrorKind::Unreachable, "{refused}");
+    assert_eq!(refused.remembered, None, "this one was asked");
+    // A retry waited 250 ms first; a refusal on loopback takes well under 1 ms.
+    assert!(
+        took < Duration::from_millis(250),
+        "asked again after the refusal: {took:?}"
+    );
+    let remembered = model.models().expect_err("still nothing");
+    assert_eq!(remembered.kind, ServerErrorKind::Unreachable);
+    assert!(
+        remembered.remembered.is_some(),
+        "not asked again: {remembered}"
+    );
+}
+
 #[test]
 fn no_server_means_keyword_search_that_says_so() {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -5,8 +5,15 @@
 //! question. Now, once a request finds the server unreachable or silent past its time,
 //! the breaker opens: further requests fail at once with the same error (a question is
 //! answered by keywords, saying why), while a background thread asks the server again,
-//! every few seconds at first and then less often. The first reply of any kind closes
-//! the breaker, and the next question uses the server again.
+//! every few seconds at first and then less often, and closes the breaker once it is
+//! [`Health::Up`]; the next question uses the server again.
+//!
+//! The check asks what failed, not whether the server is there at all: after an
+//! embeddings request failed it embeds one short text. An Ollama loading a model, or a
+//! llama.cpp server busy generating, lists its models at once but hangs on embeddings;
+//! a check of `/models` found it "up" and every question waited out its time-outs
+//! again. Such a server stays remembered as down, with that reason
+//! ([`Health::Down`] carries it).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
@@ -20,6 +27,15 @@ const FIRST_PAUSE: Duration = Duration::from_secs(2);
 const MAX_PAUSE: Duration = Duration::from_secs(30);
 /// If no background check can run, requests go through again after this long.
 const FALLBACK_RETRY: Duration = Duration::from_secs(30);
+
+/// What the background check found.
+pub(super) enum Health {
+    /// The server did what failed (or answered it with a reply of its own).
+    Up,
+    /// Still down; with a better account of how than the failure that opened the
+    /// breaker, when the check found one.
+    Down(Option<ServerError>),
+}
 
 /// Whether a server is known to be down, and since when (shared by clones).
 #[derive(Default, Clone)]
@@ -47,16 +63,7 @@ impl Breaker {
                     || since.elapsed() < FALLBACK_RETRY =>
             {
                 let mut remembered = error.clone();
-                remembered.detail = format!(
-                    "{}{}not asked again for {} s: it did not answer; checked again in the background",
-                    remembered.detail,
-                    if remembered.detail.is_empty() {
-                        ""
-                    } else {
-                        "; "
-                    },
-                    since.elapsed().as_secs()
-                );
+                remembered.remembered = Some(since.elapsed().as_secs());
                 Err(remembered)
             }
             _ => Ok(()),
@@ -64,12 +71,12 @@ impl Breaker {
     }
 
     /// Records how a request went. A server that could not be reached or did not answer
-    /// in time opens the breaker and starts `alive` (true when the server answers at
-    /// all) on a background thread until it says yes; any reply closes it.
+    /// in time opens the breaker and starts `check` on a background thread until it
+    /// finds the server [`Health::Up`]; any reply closes it.
     pub(super) fn record<T>(
         &self,
         result: &Result<T, ServerError>,
-        alive: impl Fn() -> bool + Send + 'static,
+        check: impl Fn() -> Health + Send + 'static,
     ) {
         match result {
             Err(e)
@@ -91,7 +98,7 @@ impl Breaker {
                     let inner = Arc::downgrade(&self.inner);
                     let spawned = std::thread::Builder::new()
                         .name("model-server-check".into())
-                        .spawn(move || check_until_up(&inner, alive));
+                        .spawn(move || check_until_up(&inner, check));
                     if spawned.is_err() {
                         self.inner.checking.store(false, Ordering::SeqCst);
                     }
@@ -111,9 +118,10 @@ impl Breaker {
     }
 }
 
-/// Asks `alive` with growing pauses until it says yes (then closes the breaker) or the
-/// server's client is gone.
-fn check_until_up(inner: &Weak<Inner>, alive: impl Fn() -> bool) {
+/// Asks `check` with growing pauses until the server is up (then closes the breaker) or
+/// the server's client is gone. What a check learns of how the server is down replaces
+/// the remembered failure (its time stays).
+fn check_until_up(inner: &Weak<Inner>, check: impl Fn() -> Health) {
     let mut pause = FIRST_PAUSE;
     loop {
         std::thread::sleep(pause);
@@ -130,15 +138,25 @@ fn check_until_up(inner: &Weak<Inner>, alive: impl Fn() -> bool) {
             return;
         }
         drop(strong);
-        let up = alive();
+        let health = check();
         let Some(strong) = inner.upgrade() else {
             return;
         };
-        if up {
-            *strong.down.lock().unwrap_or_else(PoisonError::into_inner) = None;
-            strong.checking.store(false, Ordering::SeqCst);
-            return;
+        let mut down = strong.down.lock().unwrap_or_else(PoisonError::into_inner);
+        match health {
+            Health::Up => {
+                *down = None;
+                strong.checking.store(false, Ordering::SeqCst);
+                return;
+            }
+            Health::Down(Some(how)) => {
+                if let Some((_, error)) = down.as_mut() {
+                    *error = how;
+                }
+            }
+            Health::Down(None) => {}
         }
+        drop(down);
         pause = (pause * 2).min(MAX_PAUSE);
     }
 }
@@ -162,13 +180,19 @@ mod tests {
         assert!(breaker.check().is_ok());
         let asked = Arc::new(AtomicUsize::new(0));
         let counter = asked.clone();
-        breaker.record(&down(), move || counter.fetch_add(1, Ordering::SeqCst) >= 1);
+        breaker.record(&down(), move || {
+            if counter.fetch_add(1, Ordering::SeqCst) >= 1 {
+                Health::Up
+            } else {
+                Health::Down(None)
+            }
+        });
         let remembered = breaker.check().expect_err("remembered");
         assert_eq!(remembered.kind, ServerErrorKind::Unreachable);
+        assert_eq!(remembered.remembered, Some(0));
         assert!(
-            remembered.detail.contains("not asked again"),
-            "{}",
-            remembered.detail
+            remembered.to_string().contains("not asked again"),
+            "{remembered}"
         );
         // The background check asks after 2 s (no), then 4 s later (yes).
         let started = Instant::now();
@@ -182,16 +206,46 @@ mod tests {
     #[test]
     fn any_reply_closes_it_and_errors_of_the_server_itself_do_not_open_it() {
         let breaker = Breaker::default();
-        breaker.record(&down(), || false);
+        breaker.record(&down(), || Health::Down(None));
         assert!(breaker.check().is_err());
-        breaker.record(&Ok::<(), ServerError>(()), || false);
+        breaker.record(&Ok::<(), ServerError>(()), || Health::Down(None));
         assert!(breaker.check().is_ok());
         let rejected: Result<(), ServerError> = Err(ServerError::new(
             ServerErrorKind::KeyRejected,
             "http://127.0.0.1:9/v1",
             "bad key",
         ));
-        breaker.record(&rejected, || false);
+        breaker.record(&rejected, || Health::Down(None));
         assert!(breaker.check().is_ok(), "a server that answers is up");
+    }
+
+    #[test]
+    fn what_the_check_learns_of_how_the_server_is_down_is_what_it_says() {
+        let breaker = Breaker::default();
+        breaker.record(&down(), || {
+            Health::Down(Some(ServerError::new(
+                ServerErrorKind::NotEmbedding,
+                "http://127.0.0.1:9/v1",
+                "no vector within 15 s",
+            )))
+        });
+        assert_eq!(
+            breaker.check().map_err(|e| e.kind),
+            Err(ServerErrorKind::Unreachable)
+        );
+        // The first check runs after 2 s.
+        let started = Instant::now();
+        let told = loop {
+            let told = breaker.check().expect_err("still down");
+            if told.kind != ServerErrorKind::Unreachable
+                || started.elapsed() > Duration::from_secs(10)
+            {
+                break told;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        assert_eq!(told.kind, ServerErrorKind::NotEmbedding);
+        assert_eq!(told.detail, "no vector within 15 s");
+        assert!(told.remembered.is_some());
     }
 }

@@ -3,7 +3,9 @@
 //! Blocking on purpose: the core stays synchronous, and the desktop shell calls anything
 //! that may touch the network on a blocking thread. Every request has its own timeout;
 //! only transport failures and "busy" replies (429, 502, 503, 504) are retried, at most
-//! three attempts within a couple of seconds. The API key is sent only when set and is
+//! three attempts within a couple of seconds. A connection that could not be made is
+//! not retried: nothing is listening, and asking again only made every question
+//! 1.3 s slower. The API key is sent only when set and is
 //! never part of a message, a log line or a `Debug` print.
 
 use std::sync::Mutex;
@@ -16,6 +18,7 @@ use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 use serde_json::json;
 
+use super::breaker::Health;
 use super::prompt::{self, PromptFamily};
 use super::vector::{self, Unusable};
 use super::{Embedder, InputKind, ModelIdentity, PROBE_TEXT, ServerError, ServerErrorKind, Text};
@@ -274,12 +277,14 @@ impl ModelServer {
     }
 
     /// Sends the request `make` builds, retrying transient failures; returns the reply
-    /// of a successful status.
+    /// of a successful status. `probe` says how the breaker checks that the server is
+    /// back, should this request find it down.
     fn send(
         &self,
         make: impl Fn() -> RequestBuilder,
+        probe: Probe,
     ) -> std::result::Result<Response, ServerError> {
-        self.send_retrying(make, true)
+        self.send_retrying(make, true, probe)
     }
 
     /// [`Self::send`]; with `retry_timeouts` false, a request that timed out is not
@@ -292,16 +297,28 @@ impl ModelServer {
         &self,
         make: impl Fn() -> RequestBuilder,
         retry_timeouts: bool,
+        probe: Probe,
     ) -> std::result::Result<Response, ServerError> {
         self.breaker.check()?;
         let result = self.send_attempts(make, retry_timeouts);
-        let client = self.client.clone();
-        let models = self.endpoint("models");
-        let timeout = self.short_timeout;
-        self.breaker.record(&result, move || {
-            client.get(&models).timeout(timeout).send().is_ok()
-        });
+        let check = self.health_check(probe);
+        self.breaker.record(&result, move || check.run());
         result
+    }
+
+    /// What the breaker's background check asks, on a handle of its own.
+    fn health_check(&self, probe: Probe) -> HealthCheck {
+        HealthCheck {
+            probe,
+            client: self.client.clone(),
+            base: self.base.to_string(),
+            models: self.endpoint("models"),
+            embeddings: self.endpoint("embeddings"),
+            model: self.config.model.trim().to_owned(),
+            text: self.family.query(PROBE_QUESTION),
+            api_key: self.config.api_key.clone(),
+            timeout: self.short_timeout,
+        }
     }
 
     fn send_attempts(
@@ -311,11 +328,15 @@ impl ModelServer {
     ) -> std::result::Result<Response, ServerError> {
         let mut attempt = 0;
         loop {
-            let result = self
-                .authorised(make())
-                .send()
-                .map_err(|e| self.transport_error(&e))
-                .and_then(|r| self.check_status(r));
+            let result = match self.authorised(make()).send() {
+                // Refused (or no route): nothing is listening, and a retry finds the
+                // same. A connection that timed out is different: the host may be busy.
+                Err(e) if e.is_connect() && !e.is_timeout() => {
+                    return Err(self.transport_error(&e));
+                }
+                Err(e) => Err(self.transport_error(&e)),
+                Ok(r) => self.check_status(r),
+            };
             match result {
                 Err(e)
                     if e.is_transient()
@@ -335,7 +356,7 @@ impl ModelServer {
         &self,
         make: impl Fn(&Client) -> RequestBuilder,
     ) -> std::result::Result<Response, ServerError> {
-        self.send_retrying(|| make(&self.client), false)
+        self.send_retrying(|| make(&self.client), false, Probe::Models)
     }
 
     /// [`Self::send`] for the other endpoints of this client (chat completions).
@@ -343,7 +364,7 @@ impl ModelServer {
         &self,
         make: impl Fn(&Client) -> RequestBuilder,
     ) -> std::result::Result<Response, ServerError> {
-        self.send(|| make(&self.client))
+        self.send(|| make(&self.client), Probe::Models)
     }
 
     fn transport_error(&self, e: &reqwest::Error) -> ServerError {
@@ -380,7 +401,10 @@ impl ModelServer {
     /// The models the server lists (`GET /v1/models`).
     pub fn models(&self) -> std::result::Result<Vec<String>, ServerError> {
         let url = self.endpoint("models");
-        let response = self.send(|| self.client.get(&url).timeout(self.short_timeout))?;
+        let response = self.send(
+            || self.client.get(&url).timeout(self.short_timeout),
+            Probe::Models,
+        )?;
         let list: ModelList = response
             .json()
             .map_err(|e| self.error(ServerErrorKind::BadReply, format!("model list: {e}")))?;
@@ -433,7 +457,10 @@ impl ModelServer {
         } else {
             BATCH_TIMEOUT
         };
-        let response = self.send(|| self.client.post(&url).json(&body).timeout(timeout))?;
+        let response = self.send(
+            || self.client.post(&url).json(&body).timeout(timeout),
+            Probe::Embeddings,
+        )?;
         let bytes = response
             .bytes()
             .map_err(|e| self.error(ServerErrorKind::BadReply, format!("reply cut off: {e}")))?;
@@ -470,6 +497,92 @@ impl ModelServer {
             slots[i] = Some(v);
         }
         Ok(slots.into_iter().flatten().collect())
+    }
+}
+
+/// The question the breaker's check embeds: short, so a server that is up answers it at
+/// once.
+const PROBE_QUESTION: &str = "ok";
+
+/// What the breaker's check asks of a server that was found down.
+#[derive(Debug, Clone, Copy)]
+enum Probe {
+    /// After listing models, chat or rerank: whether it answers at all.
+    Models,
+    /// After embeddings: whether it embeds one short text within the short time.
+    Embeddings,
+}
+
+/// The breaker's check of one server: owned, for its background thread.
+struct HealthCheck {
+    probe: Probe,
+    client: Client,
+    base: String,
+    models: String,
+    embeddings: String,
+    model: String,
+    text: String,
+    api_key: Option<SecretString>,
+    timeout: Duration,
+}
+
+impl HealthCheck {
+    fn run(&self) -> Health {
+        let listed = || {
+            self.authorised(self.client.get(&self.models))
+                .timeout(self.timeout)
+                .send()
+                .is_ok_and(|r| r.status().is_success())
+        };
+        match self.probe {
+            Probe::Models => match self.client.get(&self.models).timeout(self.timeout).send() {
+                Ok(_) => Health::Up,
+                Err(_) => Health::Down(None),
+            },
+            Probe::Embeddings => match self.embeds() {
+                Ok(()) => Health::Up,
+                Err(why) if listed() => Health::Down(Some(ServerError::new(
+                    ServerErrorKind::NotEmbedding,
+                    &self.base,
+                    why,
+                ))),
+                Err(_) => Health::Down(None),
+            },
+        }
+    }
+
+    /// Whether the server embeds the probe's text: `Err` with how it did not. A reply
+    /// of its own (a 4xx, a 500) counts as an answer: the next request reports it.
+    fn embeds(&self) -> std::result::Result<(), String> {
+        let body = json!({"model": self.model, "input": [self.text], "encoding_format": "float"});
+        let sent = self
+            .authorised(self.client.post(&self.embeddings))
+            .json(&body)
+            .timeout(self.timeout)
+            .send();
+        let busy = |s: StatusCode| s == StatusCode::TOO_MANY_REQUESTS || s.as_u16() >= 502;
+        match sent {
+            Err(e) if e.is_timeout() => {
+                Err(format!("no vector within {} s", self.timeout.as_secs_f32()))
+            }
+            Err(e) => Err(e.to_string()),
+            Ok(r) if busy(r.status()) => Err(format!("HTTP {} to embeddings", r.status().as_u16())),
+            Ok(r) if !r.status().is_success() => Ok(()),
+            Ok(r) => match r.json::<EmbeddingReply>() {
+                Ok(reply) if reply.data.iter().any(|d| !d.embedding.is_empty()) => Ok(()),
+                Ok(_) => Err("an embeddings reply with no vector".into()),
+                Err(e) => Err(format!("embeddings reply cut off: {e}")),
+            },
+        }
+    }
+
+    fn authorised(&self, request: RequestBuilder) -> RequestBuilder {
+        match &self.api_key {
+            Some(key) if !key.expose_secret().is_empty() => {
+                request.bearer_auth(key.expose_secret())
+            }
+            _ => request,
+        }
     }
 }
 

@@ -162,6 +162,7 @@ server-what =
     { $kind ->
         [unreachable] no model server answers at { $url }; start it (e.g. `ollama serve`) or check the address
         [timed_out] the model server at { $url } did not answer in time
+        [not_embedding] the model server at { $url } lists its models but did not embed a short text in time; it may be loading the model or busy
         [key_rejected] the model server at { $url } rejected the API key; check it in the settings
         [model_missing] the model server at { $url } does not have this model; pull it (e.g. `ollama pull NAME`) or pick one it lists
         [rejected] the model server at { $url } rejected the request

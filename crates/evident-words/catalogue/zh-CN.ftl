@@ -150,6 +150,7 @@ server-what =
     { $kind ->
         [unreachable] { $url } 没有模型服务器应答；请启动它（例如 `ollama serve`）或检查地址
         [timed_out] { $url } 的模型服务器没有及时应答
+        [not_embedding] { $url } 的模型服务器列出了模型，却没有及时为一小段文字生成向量；它可能正在加载模型或忙于其他请求
         [key_rejected] { $url } 的模型服务器拒绝了 API 密钥；请在设置中检查
         [model_missing] { $url } 的模型服务器没有这个模型；请拉取它（例如 `ollama pull 名称`）或选择它列出的模型
         [rejected] { $url } 的模型服务器拒绝了请求

@@ -13,6 +13,10 @@ pub enum ServerErrorKind {
     Unreachable,
     /// The server took longer than the time allowed.
     TimedOut,
+    /// The server lists its models but does not embed: found by the background check
+    /// of a server that timed out (an Ollama loading a model, a llama.cpp server busy
+    /// generating).
+    NotEmbedding,
     /// The server refused the API key (401/403).
     KeyRejected,
     /// The server does not have the model (not in `/v1/models`, or 404 for it).
