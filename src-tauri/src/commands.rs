@@ -707,8 +707,9 @@ pub async fn cancel_import(state: State<'_, AppState>) -> CommandResult<bool> {
 
 /// Rebuilds the database from the source files of its documents (also the way out of
 /// a damaged database, which is kept aside). Progress arrives as `import-progress`;
-/// when questions are still being answered from the old file, `rebuild-waiting` says
-/// how many first (the rebuild starts when they are done; nothing else waits for it).
+/// when questions are still being answered from the old file as the new one is ready,
+/// `rebuild-waiting` says how many (the new file takes the old one's place when they
+/// are done; commands wait for that only after a grace, see `state`).
 #[tauri::command]
 pub async fn rebuild_index(app: AppHandle) -> CommandResult<RebuildReport> {
     let options = ImportOptions::sandboxed()?;
@@ -718,13 +719,17 @@ pub async fn rebuild_index(app: AppHandle) -> CommandResult<RebuildReport> {
         let waiting = |users: usize| {
             let _ = app.emit("rebuild-waiting", users);
         };
-        let report = state.with_file_closed(waiting, |db| {
-            import::rebuild(db, &options, &mut |event| {
+        // Built beside the old file while questions are answered from it; only the
+        // swap needs the file closed.
+        let db = state.db_path.clone();
+        let prepared = state.using_file(|| {
+            import::prepare_rebuild(&db, &options, &mut |event| {
                 if let Some(progress) = ImportProgress::of(&event) {
                     let _ = app.emit("import-progress", progress);
                 }
             })
         })?;
+        let report = state.with_file_closed(waiting, |db| import::finish_rebuild(db, prepared))?;
         embedding::catch_up(&app);
         crate::syncing::poke(&state);
         Ok(report)

@@ -5,10 +5,13 @@
 //!   never makes another command wait for a lock. Connections are opened lazily and
 //!   dropped after a failure, so a damaged database is reported to the UI (with the way
 //!   out) instead of stopping the app from starting.
-//! * Replacing the file (a rebuild) waits for the commands using it, and says so
-//!   through its `on_wait` (the window shows that the rebuild waits for an answer being
-//!   written). While it waits, new commands are not held up; once it has started, they
-//!   wait for it and then open the new file.
+//! * Replacing the file (the last step of a rebuild, which builds the new file beside
+//!   the old one while questions are answered from it) waits for the commands using
+//!   it, and says so through its `on_wait` (the window shows that the rebuild waits for
+//!   an answer being written). For its first second ([`GRACE`]) new commands are still
+//!   let in, so a tab switch is not held up by a replacement that is about to be free
+//!   to run; after that they wait, so a stream of commands can never starve it. Once
+//!   it has run, they open the new file.
 //! * The user's history lives in its own file ([`UserData`]), which a rebuild never
 //!   touches.
 //! * A panic in a command poisons nothing: every lock here recovers its data, which is
@@ -17,6 +20,7 @@
 use evident_core::ErrorCode;
 use std::path::{Path, PathBuf};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
 
 use evident_core::store::Store;
 use evident_core::userdata::UserData;
@@ -53,9 +57,14 @@ fn recover<G>(r: Result<G, PoisonError<G>>) -> G {
     r.unwrap_or_else(PoisonError::into_inner)
 }
 
-/// The database file's users and its replacement. Unlike a read-write lock that lets a
-/// waiting writer hold up every new reader (a rebuild queued behind a streamed answer
-/// then froze every tab), a replacement only keeps new users out once it has started.
+/// How long a waiting replacement still lets new users of the file in.
+const GRACE: Duration = Duration::from_secs(1);
+
+/// The database file's users and its replacement: writer-fair after a grace. A
+/// replacement that only waited for a moment with no users (preferring readers) never
+/// ran while commands overlapped; one that shut new users out at once froze every tab
+/// behind a streamed answer. Here a waiting replacement lets new users in for
+/// [`GRACE`], then closes the door and runs as soon as those inside are done.
 #[derive(Default)]
 struct FileGate {
     state: Mutex<GateState>,
@@ -66,6 +75,8 @@ struct FileGate {
 struct GateState {
     users: usize,
     replacing: bool,
+    /// When a waiting replacement stops letting new users in.
+    door_closes: Option<Instant>,
     /// How many times the file was replaced.
     generation: u64,
 }
@@ -82,10 +93,11 @@ impl Drop for FileUse<'_> {
 }
 
 impl FileGate {
-    /// Waits while the file is being replaced, then counts one more user.
+    /// Waits while the file is being replaced (or a replacement has waited its grace),
+    /// then counts one more user.
     fn enter(&self) -> FileUse<'_> {
         let mut state = recover(self.state.lock());
-        while state.replacing {
+        while state.replacing || state.door_closes.is_some_and(|t| Instant::now() >= t) {
             state = recover(self.changed.wait(state));
         }
         state.users += 1;
@@ -101,11 +113,13 @@ impl FileGate {
         }
         if state.users > 0 {
             on_wait(state.users);
+            state.door_closes = Some(Instant::now() + GRACE);
         }
         while state.users > 0 || state.replacing {
             state = recover(self.changed.wait(state));
         }
         state.replacing = true;
+        state.door_closes = None;
         drop(state);
         struct Done<'a>(&'a FileGate);
         impl Drop for Done<'_> {
@@ -259,10 +273,10 @@ mod tests {
     }
 
     /// A rebuild asked for while a long command (a streamed answer) uses the file waits
-    /// for it and says so; commands that come meanwhile are not held up; once the
-    /// rebuild runs, new commands wait for it and then see the file it made.
+    /// for it and says so; a command that comes within the grace is not held up; once
+    /// the rebuild runs, new commands wait for it and then see the file it made.
     #[test]
-    fn a_waiting_rebuild_holds_up_no_new_command_and_runs_when_the_file_is_free() {
+    fn a_waiting_rebuild_holds_up_no_command_within_its_grace_and_runs_when_the_file_is_free() {
         use std::sync::mpsc;
         use std::time::{Duration, Instant};
         let dir = tempfile::tempdir().expect("tempdir");
@@ -299,7 +313,7 @@ mod tests {
             Ok(1),
             "the rebuild says it waits for one"
         );
-        // A tab switch while the rebuild waits: answered at once.
+        // A tab switch just after the rebuild began to wait: answered at once.
         let started = Instant::now();
         state.with_store(|s| s.documents()).expect("documents");
         assert!(
@@ -319,5 +333,64 @@ mod tests {
             .expect("documents after");
         assert!(Instant::now() >= rebuilt_at);
         answer.join().expect("answer thread");
+    }
+
+    /// Commands that overlap without end (two threads, each starting another before
+    /// the last is done) never leave the file free: a replacement must still run, after
+    /// its grace, while they go on, and each of them must then go on too.
+    #[test]
+    fn a_stream_of_overlapping_commands_cannot_starve_a_rebuild() {
+        use std::sync::Arc;
+        use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+        let dir = tempfile::tempdir().expect("tempdir");
+        let state = Arc::new(AppState::new(dir.path().join("evident.sqlite3")));
+        let stop = Arc::new(AtomicBool::new(false));
+        let served = Arc::new(AtomicUsize::new(0));
+        let readers: Vec<_> = (0..2)
+            .map(|i| {
+                let (state, stop, served) = (state.clone(), stop.clone(), served.clone());
+                std::thread::spawn(move || {
+                    std::thread::sleep(Duration::from_millis(25 * i));
+                    while !stop.load(Ordering::SeqCst) {
+                        state
+                            .with_store(|s| {
+                                std::thread::sleep(Duration::from_millis(50));
+                                s.documents()
+                            })
+                            .expect("a command");
+                        served.fetch_add(1, Ordering::SeqCst);
+                    }
+                })
+            })
+            .collect();
+        std::thread::sleep(Duration::from_millis(200));
+        let (s, done) = (state.clone(), stop.clone());
+        let rebuild = std::thread::spawn(move || {
+            let started = Instant::now();
+            let ran = s
+                .with_file_closed(|_| {}, |_| Ok(!done.load(Ordering::SeqCst)))
+                .expect("the rebuild");
+            (ran, started.elapsed())
+        });
+        // The stream goes on for 8 s, far longer than the grace.
+        let until = Instant::now() + Duration::from_secs(8);
+        while Instant::now() < until && !rebuild.is_finished() {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let finished_while_streaming = rebuild.is_finished();
+        let before = served.load(Ordering::SeqCst);
+        std::thread::sleep(Duration::from_millis(300));
+        let after = served.load(Ordering::SeqCst);
+        stop.store(true, Ordering::SeqCst);
+        let (ran_while_streaming, waited) = rebuild.join().expect("rebuild thread");
+        for r in readers {
+            r.join().expect("reader thread");
+        }
+        assert!(
+            finished_while_streaming && ran_while_streaming,
+            "the rebuild waited for the stream of commands to end ({waited:?})"
+        );
+        assert!(after > before, "commands went on after the rebuild");
+        eprintln!("the rebuild waited {waited:?} behind a stream of commands");
     }
 }

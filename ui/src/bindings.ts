@@ -654,7 +654,7 @@ url: string,
  * this (it is checked again in the background; see `model::breaker`).
  */
 remembered: number | null, };
-export type ServerErrorKind = "unreachable" | "timed_out" | "key_rejected" | "model_missing" | "rejected" | "server_failed" | "bad_reply" | "bad_settings" | "stream_cut" | "cancelled";
+export type ServerErrorKind = "unreachable" | "timed_out" | "not_embedding" | "key_rejected" | "model_missing" | "rejected" | "server_failed" | "bad_reply" | "bad_settings" | "stream_cut" | "cancelled";
 export type Verdict = "supported" | "partially_supported" | "unsupported";
 export type Support = { 
 /**

@@ -663,7 +663,8 @@ pub struct RebuildReport {
     pub summary: ImportSummary,
 }
 
-/// Rebuilds the database at `db` from its recorded source files.
+/// Rebuilds the database at `db` from its recorded source files: [`prepare_rebuild`],
+/// then [`finish_rebuild`].
 ///
 /// The new database is built beside the old one and then moved into place, so a crash
 /// during a rebuild leaves the old database as it was. A damaged database is kept as
@@ -673,6 +674,27 @@ pub fn rebuild(
     options: &ImportOptions,
     observer: &mut dyn FnMut(ImportEvent<'_>),
 ) -> Result<RebuildReport> {
+    let prepared = prepare_rebuild(db, options, observer)?;
+    finish_rebuild(db, prepared)
+}
+
+/// A new database built beside the old one, waiting to replace it.
+#[derive(Debug)]
+pub struct PreparedRebuild {
+    tmp: PathBuf,
+    sources: Option<Vec<PathBuf>>,
+    corrupt: bool,
+    summary: ImportSummary,
+}
+
+/// Builds the new database beside `db` (`<name>.rebuilding`) from the old one's source
+/// files. The old file is only read: questions go on being answered from it meanwhile,
+/// and only [`finish_rebuild`] needs it closed.
+pub fn prepare_rebuild(
+    db: &Path,
+    options: &ImportOptions,
+    observer: &mut dyn FnMut(ImportEvent<'_>),
+) -> Result<PreparedRebuild> {
     // The user's history first: an index from an older version may still hold it, and
     // it must be safe in its own file before that index is replaced.
     crate::userdata::UserData::open_for(db)?;
@@ -692,6 +714,24 @@ pub fn rebuild(
         }
         Importer::new(options.clone()).run(&mut fresh, &paths, observer)?
     };
+    Ok(PreparedRebuild {
+        tmp,
+        sources,
+        corrupt,
+        summary,
+    })
+}
+
+/// Moves the database [`prepare_rebuild`] made into `db`'s place (a damaged old file
+/// is kept aside first). Every connection to `db` must be closed: an open one in
+/// another process is refused, never replaced under it.
+pub fn finish_rebuild(db: &Path, prepared: PreparedRebuild) -> Result<RebuildReport> {
+    let PreparedRebuild {
+        tmp,
+        sources,
+        corrupt,
+        summary,
+    } = prepared;
     let mut broken_copy = None;
     if corrupt {
         broken_copy = Some(set_aside(db)?);
@@ -704,7 +744,7 @@ pub fn rebuild(
     }
     std::fs::rename(&tmp, db).map_err(|e| Error::io(db, e))?;
     Ok(RebuildReport {
-        sources: paths.len(),
+        sources: sources.as_ref().map_or(0, Vec::len),
         sources_recovered: sources.is_some(),
         broken_copy,
         summary,
