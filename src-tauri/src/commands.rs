@@ -158,7 +158,7 @@ pub enum ImportProgress {
 }
 
 impl ImportProgress {
-    fn of(event: &ImportEvent<'_>) -> Option<Self> {
+    pub(crate) fn of(event: &ImportEvent<'_>) -> Option<Self> {
         match event {
             ImportEvent::Planned { files, .. } => Some(Self::Planned { files: *files }),
             ImportEvent::File(report) => Some(Self::File {
@@ -691,18 +691,23 @@ pub async fn import_paths(app: AppHandle, paths: Vec<String>) -> CommandResult<I
     .map_err(blocking_error)?
 }
 
-/// Stops the running import: files not yet written are not imported, and a scanned
-/// file stops between two pages (each file is imported whole or not at all).
+/// Stops the running import, and the sync pass's reading: files not yet written are
+/// not imported, and a scanned file stops between two pages (each file is imported
+/// whole or not at all; one a sync pass stopped reading is left until it changes).
 #[tauri::command]
 pub async fn cancel_import(state: State<'_, AppState>) -> CommandResult<bool> {
-    let running = state
-        .importing
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .clone();
-    Ok(running
-        .map(|c| c.store(true, std::sync::atomic::Ordering::Relaxed))
-        .is_some())
+    let mut stopped = false;
+    for switch in [&state.importing, &state.sync_cancel] {
+        let running = switch
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
+        if let Some(c) = running {
+            c.store(true, std::sync::atomic::Ordering::Relaxed);
+            stopped = true;
+        }
+    }
+    Ok(stopped)
 }
 
 /// Rebuilds the database from the source files of its documents (also the way out of

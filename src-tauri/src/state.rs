@@ -51,6 +51,9 @@ pub struct AppState {
     pub pages: crate::pages::PageCache,
     /// The running import's stop switch (`cancel_import`).
     pub importing: Mutex<Option<std::sync::Arc<std::sync::atomic::AtomicBool>>>,
+    /// The running sync pass's stop switch (`cancel_import` flips it too: in the
+    /// window, reading a new scan is reading, whoever started it).
+    pub sync_cancel: Mutex<Option<std::sync::Arc<std::sync::atomic::AtomicBool>>>,
 }
 
 fn recover<G>(r: Result<G, PoisonError<G>>) -> G {
@@ -149,6 +152,7 @@ impl AppState {
             rerank: Default::default(),
             pages: Default::default(),
             importing: Mutex::new(None),
+            sync_cancel: Mutex::new(None),
         }
     }
 

@@ -9,10 +9,10 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use evident_core::import::ImportOptions;
+use evident_core::import::{ImportEvent, ImportOptions};
 use evident_core::store::Store;
 use evident_core::sync::{Change, ChangeCounts, SETTLE, SyncReport, Syncer};
 use evident_core::userdata::WatchList;
@@ -20,7 +20,12 @@ use evident_core::watch::{Wake, Watcher};
 use serde::Serialize;
 use tauri::{AppHandle, Emitter, Manager};
 
+use crate::commands::ImportProgress;
 use crate::state::AppState;
+
+fn recover<G>(r: Result<G, PoisonError<G>>) -> G {
+    r.unwrap_or_else(PoisonError::into_inner)
+}
 
 /// A full pass at least this often, notifications or not.
 const FULL_PASS_EVERY: Duration = Duration::from_secs(300);
@@ -136,6 +141,7 @@ fn run(app: &AppHandle) {
     loop {
         if due || state.syncing.poke.swap(false, Ordering::Relaxed) || Instant::now() >= next_full {
             next_full = match pass(
+                app,
                 &state,
                 &mut syncer,
                 &mut list,
@@ -182,6 +188,7 @@ fn run(app: &AppHandle) {
 /// (`quick_check`) on the first pass, after a rebuild replaced it and after a failed
 /// pass, not on every pass.
 fn pass(
+    app: &AppHandle,
     state: &AppState,
     syncer: &mut Syncer,
     list: &mut WatchList,
@@ -213,7 +220,20 @@ fn pass(
             Store::open(&state.db_path)?
         };
         *checked = Some(generation);
-        syncer.run(&mut store, list, &mut |_| {})
+        // Reading a new scan takes seconds a page: the window shows which page, and
+        // its Cancel stops the reading (the file is left until it changes).
+        let cancel = Arc::new(AtomicBool::new(false));
+        syncer.set_cancel(Some(cancel.clone()));
+        *recover(state.sync_cancel.lock()) = Some(cancel);
+        let report = syncer.run(&mut store, list, &mut |event| {
+            if let ImportEvent::Ocr { .. } = event
+                && let Some(progress) = ImportProgress::of(&event)
+            {
+                let _ = app.emit("import-progress", progress);
+            }
+        });
+        *recover(state.sync_cancel.lock()) = None;
+        report
     });
     if result.is_err() {
         *checked = None;

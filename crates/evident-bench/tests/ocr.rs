@@ -299,3 +299,126 @@ fn an_import_cancelled_during_ocr_leaves_nothing_of_the_file() {
     );
     assert_eq!(store.chunk_count().expect("chunks"), 0);
 }
+
+/// The library is never held while a scan is read: a policy is written first, then a
+/// six-page scan is read by OCR (seconds a page) in the same import. Meanwhile, on a
+/// second connection that waits at most one second for a lock, a search, a removal and
+/// an embedding pass run; none may fail. (Before, the import's batch stayed open from
+/// the policy's write until the scan was written, and each of them waited out its busy
+/// time-out and failed.)
+#[test]
+fn a_scan_being_read_holds_up_no_removal_embedding_pass_or_search() {
+    use evident_core::embed::embed_missing;
+    use evident_core::extract::pdf::{PdfReader, PdfSandbox};
+    use evident_core::import::{ImportEvent, ImportOptions, Importer, Outcome};
+    use evident_core::model::{ModelServer, PromptFamily, ServerConfig};
+    use evident_core::search::{Aliases, SearchOptions, search};
+    use evident_core::store::Store;
+    use evident_core::testing::{E5_MODEL, E5Server};
+    use std::time::{Duration, Instant};
+
+    let dir = tempfile::tempdir().expect("tmp");
+    let scan = scanned_law(dir.path(), 6);
+    let db = dir.path().join("db.sqlite3");
+    let e5 = E5Server::start();
+    let options = || {
+        let sandbox = PdfSandbox {
+            program: bin(),
+            ..PdfSandbox::current_exe().expect("exe")
+        };
+        ImportOptions::with_reader(PdfReader::Sandboxed(sandbox))
+    };
+    let mut store = Store::open(&db).expect("store");
+    let handbook = common::samples().join("employee-handbook.txt");
+    let before = Importer::new(options())
+        .run(&mut store, &[handbook], &mut |_| {})
+        .expect("the handbook imports");
+    let Outcome::Imported {
+        doc_id: handbook_id,
+        ..
+    } = before.files[0].outcome
+    else {
+        panic!("{:?}", before.files[0].outcome)
+    };
+
+    let (reading, read) = std::sync::mpsc::channel::<()>();
+    let policy = common::samples().join("报销与请假制度.md");
+    let importer = std::thread::spawn(move || {
+        let mut signalled = false;
+        Importer::new(options())
+            .run(&mut store, &[policy, scan], &mut |event| {
+                // Page 2: the policy, read in a moment, was written long before.
+                if let ImportEvent::Ocr { page: 2, .. } = event
+                    && !signalled
+                {
+                    signalled = true;
+                    let _ = reading.send(());
+                }
+            })
+            .expect("the import runs")
+    });
+    read.recv_timeout(Duration::from_secs(300))
+        .expect("the scan's second page is being read");
+
+    let mut other = Store::open(&db).expect("a second connection");
+    other
+        .connection()
+        .busy_timeout(Duration::from_secs(1))
+        .expect("busy time-out");
+    let timed = |what: &str, took: &mut Vec<(String, Duration)>, started: Instant| {
+        took.push((what.to_owned(), started.elapsed()));
+    };
+    let mut took = Vec::new();
+    let started = Instant::now();
+    let found = search(
+        &other,
+        "单笔报销超过多少需要分管副总审批？",
+        &Aliases::builtin(),
+        &SearchOptions::default(),
+    )
+    .expect("a search while the scan is read");
+    timed("search", &mut took, started);
+    assert!(
+        found.passages[0].text.contains("分管副总经理审批"),
+        "the policy written before the scan is searchable: {:?}",
+        found.passages[0].text
+    );
+    let started = Instant::now();
+    assert!(
+        other
+            .remove_document(handbook_id)
+            .expect("a removal while the scan is read"),
+        "the handbook was removed"
+    );
+    timed("removal", &mut took, started);
+    assert!(
+        !importer.is_finished(),
+        "the removal waited for the import to end: {took:?}"
+    );
+    // Neither has work of its own to speak of (milliseconds): what they took is waiting.
+    for (what, took) in &took {
+        assert!(*took < Duration::from_secs(1), "the {what} waited {took:?}");
+    }
+    let model = ModelServer::new(ServerConfig {
+        base_url: e5.url.clone(),
+        model: E5_MODEL.into(),
+        api_key: None,
+        prompt: Some(PromptFamily::None),
+    })
+    .expect("a usable address");
+    let started = Instant::now();
+    let embedded = embed_missing(&mut other, &model, &mut |_| true)
+        .expect("an embedding pass while the scan is read");
+    timed("embedding pass", &mut took, started);
+    assert!(embedded.embedded_now > 0, "{embedded:?}");
+    let still_reading = !importer.is_finished();
+
+    let summary = importer.join().expect("import thread");
+    for report in &summary.files {
+        assert!(report.outcome.is_imported(), "{report:?}");
+    }
+    for (what, took) in &took {
+        eprintln!("while a scan was read: {what} took {took:?}");
+    }
+    eprintln!("the scan was still being read after the embedding pass: {still_reading}");
+}

@@ -3,9 +3,12 @@
 //!
 //! Extraction and chunking run on worker threads (PDFs in child processes); writes are
 //! serialised on the calling thread in input order, so ids and reports are
-//! deterministic. Each document is written atomically (a savepoint); documents are
-//! committed in small batches so that many small files do not pay a commit each. Bad files never stop the import: each gets a [`Outcome::Failed`] with
-//! a reason and the rest goes on.
+//! deterministic. Reading, extracting and OCR happen outside any transaction. Each
+//! document is written atomically (a savepoint); documents already read are committed
+//! in small batches so that many small files do not pay a commit each, and a batch is
+//! never held open longer than a quarter second, not even to wait for the next file,
+//! so the library is never held while a scan is being read. Bad files never stop the
+//! import: each gets a [`Outcome::Failed`] with a reason and the rest goes on.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -309,7 +312,25 @@ impl Importer {
             let mut want = 0;
             let mut batch = Batch::default();
             let mut written = HashMap::new();
-            for msg in rx {
+            loop {
+                // A batch is never kept open to wait for a file still being read (a
+                // scan's OCR takes seconds a page): past its time, it is committed
+                // first, and the library is free for the removal, the embedding pass
+                // or the sync pass that waits on it.
+                let msg = match batch.time_left() {
+                    None => match rx.recv() {
+                        Ok(msg) => msg,
+                        Err(_) => break,
+                    },
+                    Some(left) => match rx.recv_timeout(left) {
+                        Ok(msg) => msg,
+                        Err(mpsc::RecvTimeoutError::Timeout) => {
+                            batch.flush(store, observer, &mut reports);
+                            continue;
+                        }
+                        Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                    },
+                };
                 let (i, prepared) = match msg {
                     Msg::Prepared(i, prepared) => (i, prepared),
                     Msg::Ocr { i, page, pages } => {
@@ -517,14 +538,22 @@ struct Batch {
     reports: Vec<FileReport>,
 }
 
+/// Longest a batch stays open: the work a crash can lose stays small, progress keeps
+/// moving, and no other writer waits longer than this for the import.
+const BATCH_TIME: Duration = Duration::from_millis(250);
+
 impl Batch {
-    /// Commit at least every quarter second, 500 files or 32 MB: the work a crash can
-    /// lose stays small, and progress keeps moving.
+    /// Commit at least every [`BATCH_TIME`], 500 files or 32 MB.
     fn is_full(&self) -> bool {
-        self.started
-            .is_some_and(|t| t.elapsed() >= Duration::from_millis(250))
+        self.started.is_some_and(|t| t.elapsed() >= BATCH_TIME)
             || self.reports.len() >= 500
             || self.bytes >= 32 << 20
+    }
+
+    /// How long the open batch may still wait for the next file (`None`: no batch is
+    /// open, so waiting holds nothing).
+    fn time_left(&self) -> Option<Duration> {
+        self.started.map(|t| BATCH_TIME.saturating_sub(t.elapsed()))
     }
 
     fn flush(

@@ -238,6 +238,13 @@ impl Syncer {
         }
     }
 
+    /// The switch that stops the passes from now on (`None`: none). A file whose
+    /// reading was stopped is left out until it changes (or is imported by hand), so
+    /// the next pass does not start reading it again.
+    pub fn set_cancel(&mut self, cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>) {
+        self.options.cancel = cancel;
+    }
+
     /// Makes the index equal to the `watched` folders and files (see the module docs).
     pub fn run(
         &mut self,
@@ -382,6 +389,12 @@ impl Syncer {
                 Outcome::Duplicate { of } => {
                     self.leave_out(&path);
                     changes.push(Change::Duplicate { path, of });
+                }
+                Outcome::Skipped {
+                    why: crate::problem::Problem::Cancelled,
+                    ..
+                } => {
+                    self.leave_out(&path);
                 }
                 Outcome::Skipped { .. } => {}
                 Outcome::Failed { reason, why } => {

@@ -173,6 +173,38 @@ fn a_failing_file_is_reported_once_until_it_changes() {
     );
 }
 
+/// Cancel in the window stops a sync pass's reading too; the file it stopped is not
+/// read again by the next pass (which would undo the cancel every two seconds), only
+/// once it changes.
+#[test]
+fn a_file_whose_reading_was_cancelled_is_left_until_it_changes() {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    let (_tmp, docs, mut store) = setup();
+    let roots = vec![docs.clone()];
+    let mut s = syncer();
+    write(
+        &docs.join("scan.md"),
+        "# Notice\n\nRead me when I change.\n",
+    );
+    let cancel = Arc::new(AtomicBool::new(true));
+    s.set_cancel(Some(cancel.clone()));
+    let r = pass(&mut s, &mut store, &roots);
+    assert_eq!(r.counts.added, 0, "{:?}", r.changes);
+    assert!(store.documents().expect("documents").is_empty());
+    // The next pass has its own, unflipped switch.
+    s.set_cancel(Some(Arc::new(AtomicBool::new(false))));
+    let r = pass(&mut s, &mut store, &roots);
+    assert_eq!(r.counts.added, 0, "not read again: {:?}", r.changes);
+    std::thread::sleep(Duration::from_millis(20));
+    write(
+        &docs.join("scan.md"),
+        "# Notice\n\nChanged, so read again.\n",
+    );
+    let r = pass(&mut s, &mut store, &roots);
+    assert_eq!(r.counts.added, 1, "{:?}", r.changes);
+}
+
 #[test]
 fn an_unreachable_folder_keeps_its_documents_and_a_deleted_watched_file_goes() {
     let (tmp, docs, mut store) = setup();

@@ -8,6 +8,7 @@ import { LibraryPage } from "./library-page";
 const backend = vi.hoisted(() => ({
   imports: [] as { paths: string[]; finish: () => void }[],
   progress: [] as ((p: unknown) => void)[],
+  synced: [] as ((s: unknown) => void)[],
   cancels: 0,
   removeFails: false,
   removed: [] as number[],
@@ -18,7 +19,10 @@ vi.mock("../../ipc", () => {
   const summary: ImportSummary = { files: [], elapsed_ms: 0, embedding: null } as unknown as ImportSummary;
   return {
     ipc: {
-      onLibrarySynced: never,
+      onLibrarySynced: (handler: (s: unknown) => void) => {
+        backend.synced.push(handler);
+        return Promise.resolve(() => {});
+      },
       onEmbeddingStatus: never,
       onImportProgress: (handler: (p: unknown) => void) => {
         backend.progress.push(handler);
@@ -85,6 +89,35 @@ describe("LibraryPage", () => {
     expect(cancel()?.hidden).toBe(true);
     expect(line()?.textContent).toBe("");
     backend.imports.length = 0;
+  });
+
+  it("a sync pass reading a new scan shows its page and can be cancelled, and both go when it ends", async () => {
+    setLang("en");
+    backend.synced.length = 0;
+    backend.progress.length = 0;
+    backend.cancels = 0;
+    const page = new LibraryPage(() => {}, () => {});
+    const line = () => page.element.querySelector<HTMLElement>("[data-testid=library-ocr]");
+    const cancel = () => page.element.querySelector<HTMLButtonElement>("[data-testid=library-cancel]");
+    expect(cancel()?.hidden).toBe(true);
+    // No import was started: the page is the sync pass's.
+    for (const handler of backend.progress) handler({ kind: "ocr", path: "/watched/scan.pdf", page: 1, pages: 3 });
+    expect(line()?.textContent).toBe("Reading scanned page 1 of 3 of scan.pdf (OCR)…");
+    expect(cancel()?.hidden).toBe(false);
+    cancel()?.click();
+    expect(backend.cancels).toBe(1);
+    const synced = {
+      at: 1,
+      counts: { added: 0, updated: 0, renamed: 0, removed: 0, failed: 0, duplicates: 0, unchanged: 0 },
+      changes: [],
+      watching: [],
+      unreachable: [],
+      unwatched: [],
+      error: null,
+    };
+    for (const handler of backend.synced) handler(synced);
+    expect(cancel()?.hidden).toBe(true);
+    expect(line()?.textContent).toBe("");
   });
 
   it("imports files dropped during an import once it is done, not never", async () => {

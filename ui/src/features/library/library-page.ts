@@ -135,6 +135,11 @@ export class LibraryPage {
       this.list.element,
     );
     void ipc.onLibrarySynced((s) => {
+      // A pass that read a new scan is over: its page line and Cancel go.
+      if (!this.busy) {
+        this.cancelButton.hidden = true;
+        replace(this.ocrLine);
+      }
       this.showSync(s);
       void this.refresh();
       if (s.counts.added + s.counts.updated + s.counts.renamed + s.counts.removed > 0) this.onChanged();
@@ -154,6 +159,9 @@ export class LibraryPage {
         this.ocrLine.dataset.page = String(p.page);
         this.ocrLine.dataset.pages = String(p.pages);
         replace(this.ocrLine, t("ocrReading", { page: p.page, pages: p.pages, file: name }));
+        // Whoever reads it (an import, or a sync pass that found a new scan in a
+        // watched folder), the reading can be stopped.
+        this.cancelButton.hidden = false;
       } else {
         this.addProgress(p.report);
       }
