@@ -33,6 +33,7 @@ const COMMANDS: &[&str] = &[
     "documents",
     "remove_document",
     "import_paths",
+    "reimport_documents",
     "cancel_import",
     "rebuild_index",
     "document_view",

@@ -651,8 +651,31 @@ pub async fn library_sync(
 /// Imports files and folders, reporting each file through `import-progress`.
 #[tauri::command]
 pub async fn import_paths(app: AppHandle, paths: Vec<String>) -> CommandResult<ImportSummary> {
-    let mut options = ImportOptions::sandboxed()?;
     let inputs: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
+    import_inputs(app, inputs).await
+}
+
+/// Imports the files of these documents again, by id: the window shows a path that is
+/// not UTF-8 lossily, and that text names no file, so it never sends a path back.
+#[tauri::command]
+pub async fn reimport_documents(app: AppHandle, ids: Vec<i64>) -> CommandResult<ImportSummary> {
+    let inputs = blocking(app.clone(), move |state| {
+        state.with_store(|s| {
+            ids.iter()
+                .map(|&id| {
+                    s.document(id)?
+                        .map(|d| d.path)
+                        .ok_or_else(|| evident_core::Error::DocumentNotFound(id.to_string()))
+                })
+                .collect::<evident_core::Result<Vec<PathBuf>>>()
+        })
+    })
+    .await?;
+    import_inputs(app, inputs).await
+}
+
+async fn import_inputs(app: AppHandle, inputs: Vec<PathBuf>) -> CommandResult<ImportSummary> {
+    let mut options = ImportOptions::sandboxed()?;
     let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     options.cancel = Some(cancel.clone());
     tauri::async_runtime::spawn_blocking(move || -> CommandResult<ImportSummary> {
@@ -755,6 +778,7 @@ pub async fn locate_source(
         state.with_store(|s| {
             evident_core::answer::relocate::locate(
                 s,
+                source.doc_id,
                 &source.doc_path,
                 &source.text,
                 source.char_start,

@@ -50,6 +50,7 @@ pub fn run() {
             commands::documents,
             commands::remove_document,
             commands::import_paths,
+            commands::reimport_documents,
             commands::cancel_import,
             commands::rebuild_index,
             commands::document_view,

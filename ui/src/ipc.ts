@@ -77,6 +77,8 @@ export const ipc = {
   documents: () => call<DocumentRecord[]>("documents"),
   removeDocument: (id: number) => call<boolean>("remove_document", { id }),
   importPaths: (paths: string[]) => call<ImportSummary>("import_paths", { paths }),
+  /** Imports documents' files again, by id (a shown path may not name the file). */
+  reimportDocuments: (ids: number[]) => call<ImportSummary>("reimport_documents", { ids }),
   rebuildIndex: () => call<RebuildReport>("rebuild_index"),
   /// Stops the running import (files not yet written are left out, whole).
   cancelImport: () => call<boolean>("cancel_import"),

@@ -52,18 +52,27 @@ pub enum LocatedStatus {
 /// Finds the passage `text`, once at `[char_start, char_end)` with its highlight at
 /// `[highlight_start, highlight_end)`, in the document now stored for `path`. `None`
 /// when no document of that path is in the library.
+///
+/// The document is the one with `doc_id` while that id still holds a file shown as
+/// `path` (a stored answer holds a name that is not UTF-8 as it was shown, lossily,
+/// and two such names can read alike); after a rebuild renumbered the documents, the
+/// one at `path` exactly, else the only one shown as `path`.
 pub fn locate(
     store: &Store,
+    doc_id: i64,
     path: &Path,
     text: &str,
     char_start: i64,
     char_end: i64,
     highlight: (i64, i64),
 ) -> Result<Option<Located>> {
-    // A stored answer holds a name that is not UTF-8 as it was shown (lossily).
-    let doc = match store.document_by_path(path)? {
-        Some(doc) => Some(doc),
-        None => store.document_by_shown_path(&path.to_string_lossy())?,
+    let shown = path.to_string_lossy();
+    let doc = match store.document(doc_id)? {
+        Some(doc) if doc.path.to_string_lossy() == shown => Some(doc),
+        _ => match store.document_by_path(path)? {
+            Some(doc) => Some(doc),
+            None => store.document_by_shown_path(&shown)?,
+        },
     };
     let Some(doc) = doc else {
         return Ok(None);

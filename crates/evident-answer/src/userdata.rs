@@ -56,6 +56,25 @@ const MIGRATIONS: &[&str] = &[
         added_at INTEGER NOT NULL
     ) STRICT;
     "#,
+    // 3: watched and excluded paths are kept as their exact bytes (`paths::key`), not
+    // as text: names that are not UTF-8 lost their bytes, so a removed file came back
+    // with the next sync and two such names could be one row.
+    r#"
+    CREATE TABLE watched_v3 (
+        path     BLOB PRIMARY KEY,
+        added_at INTEGER NOT NULL
+    ) STRICT;
+    INSERT INTO watched_v3 SELECT CAST(path AS BLOB), added_at FROM watched;
+    DROP TABLE watched;
+    ALTER TABLE watched_v3 RENAME TO watched;
+    CREATE TABLE excluded_v3 (
+        path     BLOB PRIMARY KEY,
+        added_at INTEGER NOT NULL
+    ) STRICT;
+    INSERT INTO excluded_v3 SELECT CAST(path AS BLOB), added_at FROM excluded;
+    DROP TABLE excluded;
+    ALTER TABLE excluded_v3 RENAME TO excluded;
+    "#,
 ];
 
 /// `meta` key set once the library's documents have been taken as watched files (for
@@ -258,9 +277,9 @@ impl UserData {
         let mut stmt = self
             .conn
             .prepare("SELECT path FROM watched ORDER BY added_at, path")?;
-        let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+        let rows = stmt.query_map([], |r| r.get::<_, Vec<u8>>(0))?;
         Ok(rows
-            .map(|r| r.map(PathBuf::from))
+            .map(|r| r.map(key_path))
             .collect::<rusqlite::Result<_>>()?)
     }
 
@@ -269,11 +288,11 @@ impl UserData {
         let mut stmt = self
             .conn
             .prepare("SELECT path FROM excluded ORDER BY path")?;
-        let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+        let rows = stmt.query_map([], |r| r.get::<_, Vec<u8>>(0))?;
         Ok(WatchList {
             roots: self.watched()?,
             excluded: rows
-                .map(|r| r.map(PathBuf::from))
+                .map(|r| r.map(key_path))
                 .collect::<rusqlite::Result<_>>()?,
         })
     }
@@ -287,7 +306,7 @@ impl UserData {
         if self.watched()?.iter().any(|root| path.starts_with(root)) {
             self.conn.execute(
                 "INSERT OR IGNORE INTO excluded (path, added_at) VALUES (?1, ?2)",
-                params![path.to_string_lossy(), crate::clock::now()],
+                params![path_key(path), crate::clock::now()],
             )?;
         }
         Ok(())
@@ -306,10 +325,7 @@ impl UserData {
         for path in paths {
             let path = path.canonicalize().unwrap_or_else(|_| path.clone());
             for back in excluded.iter().filter(|e| e.starts_with(&path)) {
-                tx.execute(
-                    "DELETE FROM excluded WHERE path = ?1",
-                    [back.to_string_lossy()],
-                )?;
+                tx.execute("DELETE FROM excluded WHERE path = ?1", [path_key(back)])?;
             }
             excluded.retain(|e| !e.starts_with(&path));
             if known.iter().any(|k| path.starts_with(k)) {
@@ -317,15 +333,12 @@ impl UserData {
             }
             // A folder that holds watched paths takes their place.
             for inner in known.iter().filter(|k| k.starts_with(&path)) {
-                tx.execute(
-                    "DELETE FROM watched WHERE path = ?1",
-                    [inner.to_string_lossy()],
-                )?;
+                tx.execute("DELETE FROM watched WHERE path = ?1", [path_key(inner)])?;
             }
             known.retain(|k| !k.starts_with(&path));
             tx.execute(
                 "INSERT OR IGNORE INTO watched (path, added_at) VALUES (?1, ?2)",
-                params![path.to_string_lossy(), crate::clock::now()],
+                params![path_key(&path), crate::clock::now()],
             )?;
             known.push(path.clone());
             added.push(path);
@@ -336,10 +349,9 @@ impl UserData {
 
     /// Stops keeping `path` in sync; false if it was not watched.
     pub fn unwatch(&mut self, path: &Path) -> Result<bool> {
-        let n = self.conn.execute(
-            "DELETE FROM watched WHERE path = ?1",
-            [path.to_string_lossy()],
-        )?;
+        let n = self
+            .conn
+            .execute("DELETE FROM watched WHERE path = ?1", [path_key(path)])?;
         Ok(n > 0)
     }
 
@@ -362,6 +374,15 @@ impl UserData {
         }
         self.watched()
     }
+}
+
+/// How the watched and excluded lists key a path: its exact bytes.
+fn path_key(path: &Path) -> Vec<u8> {
+    evident_model::paths::key(path)
+}
+
+fn key_path(bytes: Vec<u8>) -> PathBuf {
+    evident_model::paths::from_key(bytes)
 }
 
 /// The folders and files kept in sync with the index.

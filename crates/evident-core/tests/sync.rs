@@ -511,3 +511,82 @@ fn a_file_name_that_is_not_utf8_is_kept_exactly_and_not_seen_as_renamed() {
     );
     serde_json::to_string(&hits).expect("results serialise");
 }
+
+/// Three GBK names of the same length (工资.md, 福利.md, 考勤.md unpacked from a Windows
+/// zip) read alike as text (`����.md`). They are three documents, stay three through two
+/// more passes, and once removed in the Library none of them comes back.
+#[test]
+fn gbk_names_that_read_alike_are_three_documents_and_stay_removed() {
+    use std::os::unix::ffi::OsStrExt;
+    let (tmp, docs, mut store) = setup();
+    let mut user = evident_core::userdata::UserData::open(&tmp.path().join("history.sqlite3"))
+        .expect("user data");
+    user.watch(std::slice::from_ref(&docs)).expect("watch");
+    let names: [(&[u8], &str); 3] = [
+        (b"\xb9\xa4\xd7\xca.md", "工资每月十日发放。"),
+        (b"\xb8\xa3\xc0\xfb.md", "员工享有补充医疗保险。"),
+        (b"\xbf\xbc\xc7\xda.md", "迟到三次计旷工半天。"),
+    ];
+    let paths: Vec<PathBuf> = names
+        .iter()
+        .map(|(name, body)| {
+            let path = docs.join(std::ffi::OsStr::from_bytes(name));
+            write(&path, &format!("# 制度\n\n{body}\n"));
+            path
+        })
+        .collect();
+    let shown: std::collections::BTreeSet<String> = paths
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(shown.len(), 1, "the three names read alike: {shown:?}");
+
+    let mut s = syncer();
+    let list = user.watch_list().expect("list");
+    let first = s.run_settled(&mut store, &list, &mut |_| {}).expect("sync");
+    assert_eq!(first.counts.added, 3, "{:?}", first.changes);
+    for _ in 0..2 {
+        let again = s.run_settled(&mut store, &list, &mut |_| {}).expect("sync");
+        assert!(again.changes.is_empty(), "{:?}", again.changes);
+        assert_eq!(again.unchanged, 3);
+    }
+    let records = store.documents().expect("documents");
+    assert_eq!(records.len(), 3);
+    for path in &paths {
+        let doc = store
+            .document_by_path(path)
+            .expect("lookup")
+            .unwrap_or_else(|| panic!("{path:?} is a document of its own"));
+        assert_eq!(&doc.path, path, "kept byte for byte");
+        // A citation in a stored answer holds the path as shown: its document id
+        // tells the three apart.
+        let shown = PathBuf::from(path.to_string_lossy().into_owned());
+        let located =
+            evident_core::answer::relocate::locate(&store, doc.id, &shown, "", 0, 0, (0, 0))
+                .expect("locate")
+                .expect("found");
+        assert_eq!(located.doc_id, doc.id, "{path:?}");
+    }
+
+    // The user removes all three in the Library.
+    for path in &paths {
+        let doc = store.document_by_path(path).expect("q").expect("doc");
+        store.remove_document(doc.id).expect("remove");
+        user.exclude(&doc.path).expect("exclude");
+    }
+    let list = user.watch_list().expect("list");
+    assert_eq!(
+        list.excluded.len(),
+        3,
+        "three exact paths: {:?}",
+        list.excluded
+    );
+    for path in &paths {
+        assert!(list.excluded.contains(path), "{path:?} excluded as it is");
+    }
+    for _ in 0..2 {
+        let r = s.run_settled(&mut store, &list, &mut |_| {}).expect("sync");
+        assert!(r.changes.is_empty(), "none comes back: {:?}", r.changes);
+    }
+    assert!(store.documents().expect("documents").is_empty());
+}

@@ -38,6 +38,23 @@ pub fn to_columns(path: &Path) -> (String, Option<Vec<u8>>) {
     }
 }
 
+/// A path's identity: its exact bytes (on Unix, what the kernel knows it by). Two
+/// files whose names are not UTF-8 can read alike as text (GBK's 工资.md and 福利.md
+/// both show as `����.md`); their keys never are. What databases key paths by; the
+/// text is only ever shown.
+pub fn key(path: &Path) -> Vec<u8> {
+    raw_bytes(path).unwrap_or_else(|| path.to_string_lossy().into_owned().into_bytes())
+}
+
+/// The path whose [`key`] is `bytes`.
+pub fn from_key(bytes: Vec<u8>) -> PathBuf {
+    match String::from_utf8(bytes) {
+        Ok(text) => PathBuf::from(text),
+        Err(e) => from_raw_bytes(e.into_bytes())
+            .unwrap_or_else(|| PathBuf::from(String::from("\u{fffd}"))),
+    }
+}
+
 /// The path [`to_columns`] stored.
 pub fn from_columns(text: String, raw: Option<Vec<u8>>) -> PathBuf {
     match raw {
@@ -111,5 +128,20 @@ mod tests {
         assert_eq!(from_columns(text, raw), path);
         let (text, raw) = to_columns(Path::new("/docs/员工手册.md"));
         assert_eq!((text.as_str(), raw), ("/docs/员工手册.md", None));
+    }
+
+    #[test]
+    fn names_that_read_alike_have_keys_of_their_own() {
+        use std::os::unix::ffi::OsStrExt;
+        // 工资.md and 福利.md in GBK: the same length, the same text when decoded.
+        let pay = Path::new(std::ffi::OsStr::from_bytes(b"/d/\xb9\xa4\xd7\xca.md"));
+        let welfare = Path::new(std::ffi::OsStr::from_bytes(b"/d/\xb8\xa3\xc0\xfb.md"));
+        assert_eq!(pay.to_string_lossy(), welfare.to_string_lossy());
+        assert_ne!(key(pay), key(welfare));
+        assert_eq!(from_key(key(pay)), pay);
+        assert_eq!(
+            from_key(key(Path::new("/d/工资.md"))),
+            Path::new("/d/工资.md")
+        );
     }
 }

@@ -250,13 +250,12 @@ impl Store {
 
     /// The document imported from `path` (canonical, byte for byte), if any.
     pub fn document_by_path(&self, path: &Path) -> Result<Option<DocumentRecord>> {
-        let (text, raw) = crate::paths::to_columns(path);
         Ok(self
             .conn
             .prepare_cached(&format!(
-                "SELECT {COLUMNS} FROM documents d WHERE d.path = ?1 AND d.path_raw IS ?2"
+                "SELECT {COLUMNS} FROM documents d WHERE d.path_key = ?1"
             ))?
-            .query_row(params![text, raw], record)
+            .query_row([crate::paths::key(path)], record)
             .optional()?)
     }
 
@@ -320,8 +319,9 @@ impl Store {
     pub fn move_document(&mut self, id: i64, path: &Path, mtime: Option<i64>) -> Result<bool> {
         let (text, raw) = crate::paths::to_columns(path);
         let n = self.conn.execute(
-            "UPDATE documents SET path = ?2, path_raw = ?3, mtime = ?4 WHERE id = ?1",
-            params![id, text, raw, mtime],
+            "UPDATE documents SET path = ?2, path_raw = ?3, mtime = ?4, path_key = ?5
+             WHERE id = ?1",
+            params![id, text, raw, mtime, crate::paths::key(path)],
         )?;
         Ok(n > 0)
     }
@@ -478,12 +478,13 @@ fn insert_document(
     }
     .as_str();
     let (path, path_raw) = crate::paths::to_columns(&source.path);
-    tx.prepare_cached("DELETE FROM documents WHERE path = ?1 AND path_raw IS ?2")?
-        .execute(params![&path, &path_raw])?;
+    let path_key = crate::paths::key(&source.path);
+    tx.prepare_cached("DELETE FROM documents WHERE path_key = ?1")?
+        .execute([&path_key])?;
     tx.prepare_cached(
         "INSERT INTO documents (path, kind, title, sha256, size_bytes, mtime, page_count,
-             imported_at, status, warnings, chunker_version, path_raw)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+             imported_at, status, warnings, chunker_version, path_raw, path_key)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
     )?
     .execute(params![
         path,
@@ -498,6 +499,7 @@ fn insert_document(
         warnings_json,
         CHUNKER_VERSION,
         path_raw,
+        path_key,
     ])?;
     let doc_id = tx.last_insert_rowid();
     let mut page_stmt = tx.prepare_cached(

@@ -163,6 +163,36 @@ pub const MIGRATIONS: &[&str] = &[
     r#"
     ALTER TABLE pages ADD COLUMN ocr_lines TEXT;
     "#,
+    // 9: a document is known by its path's exact bytes (`paths::key`), not its text:
+    // names that are not UTF-8 and read alike as text (GBK's 工资.md and 福利.md both
+    // show as `����.md`) were one row. `path` stays, for showing and ordering.
+    r#"
+    CREATE TABLE documents_v9 (
+        id              INTEGER PRIMARY KEY,
+        path            TEXT NOT NULL,
+        kind            TEXT NOT NULL CHECK (kind IN ('markdown', 'text', 'pdf', 'docx')),
+        title           TEXT NOT NULL,
+        sha256          TEXT NOT NULL,
+        size_bytes      INTEGER NOT NULL,
+        mtime           INTEGER,
+        page_count      INTEGER NOT NULL,
+        imported_at     INTEGER NOT NULL,
+        status          TEXT NOT NULL CHECK (status IN ('indexed', 'indexed_with_warnings')),
+        warnings        TEXT NOT NULL DEFAULT '[]',
+        chunker_version INTEGER NOT NULL,
+        path_raw        BLOB,
+        path_key        BLOB NOT NULL UNIQUE
+    ) STRICT;
+    INSERT INTO documents_v9
+        SELECT id, path, kind, title, sha256, size_bytes, mtime, page_count, imported_at,
+               status, warnings, chunker_version, path_raw,
+               COALESCE(path_raw, CAST(path AS BLOB))
+        FROM documents;
+    DROP TABLE documents;
+    ALTER TABLE documents_v9 RENAME TO documents;
+    CREATE INDEX documents_sha256 ON documents(sha256);
+    CREATE INDEX documents_path ON documents(path);
+    "#,
 ];
 
 /// The newest schema version this build understands.

@@ -393,8 +393,16 @@ mod tests {
             1
         );
         assert_eq!(count("PRAGMA foreign_keys"), 1, "foreign keys are back on");
+        assert_eq!(
+            store
+                .document_by_path(Path::new("/p/a.md"))
+                .expect("lookup")
+                .map(|d| d.id),
+            Some(1),
+            "found by its path's key after the upgrade"
+        );
         conn.execute(
-            "INSERT INTO documents VALUES (2, '/p/b.docx', 'docx', 'B', 'z', 1, 0, 1, 0, 'indexed', '[]', 1, NULL)",
+            "INSERT INTO documents VALUES (2, '/p/b.docx', 'docx', 'B', 'z', 1, 0, 1, 0, 'indexed', '[]', 1, NULL, CAST('/p/b.docx' AS BLOB))",
             [],
         )
         .expect("Word documents are allowed");

@@ -33,7 +33,7 @@ export interface ListFilter {
 
 export interface DocumentListHandlers {
   kindText: (kind: DocumentRecord["kind"]) => string;
-  onReimport: (path: string) => void;
+  onReimport: (id: number) => void;
   onRemove: (doc: DocumentRecord) => void;
 }
 
@@ -230,7 +230,7 @@ export class DocumentList {
       h(
         "div",
         { class: "doc-actions", attrs: { role: "cell" } },
-        h("button", { attrs: { type: "button", "data-doc-id": id, "data-action": "reimport", "aria-label": `${t("reindex")} ${d.title}` }, on: { click: () => this.handlers.onReimport(d.path) } }, t("reindex")),
+        h("button", { attrs: { type: "button", "data-doc-id": id, "data-action": "reimport", "aria-label": `${t("reindex")} ${d.title}` }, on: { click: () => this.handlers.onReimport(d.id) } }, t("reindex")),
         h(
           "button",
           {

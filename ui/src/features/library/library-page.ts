@@ -88,7 +88,7 @@ export class LibraryPage {
     this.summary = h("p", { class: "import-summary", testid: "library-import-summary", attrs: { role: "status" } });
     this.list = new DocumentList({
       kindText,
-      onReimport: (path) => void this.import([path]),
+      onReimport: (id) => void this.reimport(id),
       onRemove: (doc) => this.remove(doc),
     });
     this.undoBar = h("p", { class: "undo-bar", testid: "library-undo-bar", attrs: { role: "status" } });
@@ -203,6 +203,11 @@ export class LibraryPage {
       return;
     }
     await this.run(t("importing"), async () => [summaryText(await ipc.importPaths(paths))]);
+  }
+
+  /// Imports a document's file again, by its id (its shown path may not name the file).
+  private async reimport(id: number): Promise<void> {
+    await this.run(t("importing"), async () => [summaryText(await ipc.reimportDocuments([id]))]);
   }
 
   /// Removes a document after a moment in which it can be undone; a removal that fails
