@@ -212,7 +212,13 @@ impl Store {
             self.set_meta("tokenizer_version", &current)?;
             self.set_meta("tokenizer", TOKENIZER_NAME)?;
         }
-        self.set_meta("chunker_version", &CHUNKER_VERSION.to_string())?;
+        // Written only when it changes: opening a connection must not write, or it waits
+        // for any writer (a sync pass, the embedding pass) and a click in the window
+        // waited out the busy time-out behind one.
+        let chunker = CHUNKER_VERSION.to_string();
+        if self.meta("chunker_version")?.as_deref() != Some(chunker.as_str()) {
+            self.set_meta("chunker_version", &chunker)?;
+        }
         let stale: i64 = self.conn.query_row(
             "SELECT count(*) FROM documents WHERE chunker_version <> ?1",
             [CHUNKER_VERSION],
@@ -413,5 +419,31 @@ mod tests {
             0,
             "deletes still cascade"
         );
+    }
+
+    /// Opening a connection writes nothing once the file is up to date, so it does not
+    /// wait for another connection's write transaction (the viewer's `locate_source`
+    /// after a rebuild opened one while a sync pass wrote, and waited 10 s).
+    #[test]
+    fn opening_a_connection_does_not_wait_for_a_writer() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let db = dir.path().join("db.sqlite3");
+        let writer = Store::open(&db).expect("first open");
+        writer
+            .connection()
+            .execute_batch("BEGIN IMMEDIATE; INSERT INTO meta(key, value) VALUES ('x', 'y');")
+            .expect("a write transaction held open");
+        let started = std::time::Instant::now();
+        let second = Store::open(&db);
+        assert!(
+            second.is_ok(),
+            "opened while another connection writes: {:?} after {:?}",
+            second.err(),
+            started.elapsed()
+        );
+        writer
+            .connection()
+            .execute_batch("COMMIT")
+            .expect("commit");
     }
 }
