@@ -12,18 +12,32 @@
 # server): its own database and vectors, then `evident-bench embed` (load time, question
 # p50/p95, passages/s, memory while embedding and after the worker ends).
 #
-# usage: scripts/bench.sh [--quick] [--builtin]   (--quick: colloquial-dev only)
+# Held-out halves (the even questions, the claims' report halves, the held-out claim
+# set) are printed only with --final, and each such run is logged in
+# target/bench/final-runs.log (when, which commit, with what): a number read from a
+# held-out half is read once per change, not tuned against.
+#
+# usage: scripts/bench.sh [--quick] [--builtin] [--final]
+#   --quick: colloquial-dev only; --final: the held-out halves too
 set -euo pipefail
 cd "$(dirname "$0")/.."
 quick=false
 builtin=false
+final=false
 for arg in "$@"; do
   case "$arg" in
     --quick) quick=true ;;
     --builtin) builtin=true ;;
-    *) echo "usage: scripts/bench.sh [--quick] [--builtin]" >&2; exit 2 ;;
+    --final) final=true ;;
+    *) echo "usage: scripts/bench.sh [--quick] [--builtin] [--final]" >&2; exit 2 ;;
   esac
 done
+halves=(odd)
+claim_splits=(tune)
+if $final; then
+  halves=(odd even)
+  claim_splits=(tune report)
+fi
 scripts/setup.sh --test
 cargo build --release --locked -p evident-cli -p evident-bench
 evident=./target/release/evident
@@ -32,6 +46,12 @@ EVAL="${EVIDENT_EVAL_DIR:-$(cd .. && pwd)/shared/eval}"
 MODELS="${EVIDENT_MODELS:-${EVIDENT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/evident}/models}"
 out=target/bench
 mkdir -p "$out"
+if $final; then
+  printf '%s\t%s%s\tscripts/bench.sh %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+    "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+    "$(git diff --quiet 2>/dev/null || echo '+changes')" "$*" >>"$out/final-runs.log"
+  echo "== a final run: held-out halves included (logged in $out/final-runs.log)"
+fi
 
 if $builtin; then
   gguf="$MODELS/embeddinggemma-300m-q8_0.gguf"
@@ -67,7 +87,7 @@ if [ ! -f "$db" ]; then
 fi
 
 for set in "$EVAL/datasets/colloquial-dev/questions.jsonl" crates/evident-bench/bench/answers-own.jsonl; do
-  for half in odd even; do
+  for half in "${halves[@]}"; do
     echo "== $(basename "$(dirname "$set")")/$(basename "$set"), $half half"
     "$bench" --db "$db" eval --questions "$set" --half "$half" --modes keyword,dense,hybrid \
       --answers "${embed[@]}"
@@ -78,6 +98,25 @@ if $builtin; then
   "$bench" embed "${embed[@]}" --questions 100 --passages 64
 fi
 $quick && exit 0
+
+# The grounding check on hand-written claims: the sets it was tuned on (their tune
+# halves), the blind set written without looking at the check, and (--final) the
+# report halves and the held-out set.
+for claims in grounding-claims.jsonl grounding-claims-tune2.jsonl grounding-claims-blind.jsonl; do
+  for split in "${claim_splits[@]}"; do
+    echo "== grounding: $claims ($split half)"
+    "$bench" grounding --claims-only --claims "crates/evident-bench/bench/$claims" --split "$split"
+  done
+done
+if $final; then
+  echo "== grounding: grounding-claims-heldout.jsonl (held out)"
+  "$bench" grounding --claims-only --claims crates/evident-bench/bench/grounding-claims-heldout.jsonl
+fi
+
+# Scanned pages: corpus pages made into scans at run time (clean and noisy), read by
+# OCR against their own text layer.
+echo "== OCR on scans made from the corpus PDFs"
+"$bench" ocr --eval-dir "$EVAL"
 
 for name in policyqa-test cmrc2018-dev drcd-dev; do
   echo "== $name (keyword)"
