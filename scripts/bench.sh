@@ -17,7 +17,11 @@
 # target/bench/final-runs.log (when, which commit, with what): a number read from a
 # held-out half is read once per change, not tuned against.
 #
-# usage: scripts/bench.sh [--quick] [--builtin] [--final]
+# --memory measures the window instead (tests/e2e/memory.py under Xvfb): the app's own
+# process tree idle, after 20 citation clicks, 20 s later, and while the built-in model
+# embeds the library; written to target/bench/memory.json.
+#
+# usage: scripts/bench.sh [--quick] [--builtin] [--final] | scripts/bench.sh --memory
 #   --quick: colloquial-dev only; --final: the held-out halves too
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,7 +33,15 @@ for arg in "$@"; do
     --quick) quick=true ;;
     --builtin) builtin=true ;;
     --final) final=true ;;
-    *) echo "usage: scripts/bench.sh [--quick] [--builtin] [--final]" >&2; exit 2 ;;
+    --memory)
+      scripts/setup.sh --test
+      cargo build --release --locked -p evident-app -p evident-cli
+      mkdir -p target/bench
+      EVIDENT_MODELS="${EVIDENT_MODELS:-${EVIDENT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/evident}/models}" \
+        xvfb-run -a -s "-screen 0 1400x900x24" /usr/bin/python3 tests/e2e/memory.py \
+        "$PWD/target/release/evident-app" "$PWD/target/release/evident" target/bench/memory.json
+      exit 0 ;;
+    *) echo "usage: scripts/bench.sh [--quick] [--builtin] [--final] | scripts/bench.sh --memory" >&2; exit 2 ;;
   esac
 done
 halves=(odd)

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""The window's memory alone: a fresh app on the sample documents and the corpus PDFs,
-idle, after 20 citation clicks, and 20 s later (the same measure as the end of
-test_app.py, without the hour of scenarios before it). For comparing two builds.
+"""The window's memory alone, on the app's own process tree (the app, its WebKit
+processes and its workers; nothing else on the machine): a fresh app on the sample
+documents and the corpus PDFs, idle, after 20 citation clicks, 20 s later (the same
+measure as the end of test_app.py, without the hour of scenarios before it), and
+while the built-in model (EmbeddingGemma from $EVIDENT_MODELS) embeds the library.
+For comparing two builds.
 
 Usage (under a display, e.g. xvfb-run): memory.py APP_BINARY EVIDENT_CLI [OUT.json]
 Extra environment for the app can be given as EVIDENT_MEMORY_ENV="NAME=value ...".
@@ -18,6 +21,32 @@ import time
 from pathlib import Path
 
 import test_app as e2e
+
+
+def embedding_memory(driver, models: Path) -> None:
+    """The built-in model put in the app's models folder and chosen in Settings: the
+    largest PSS of the app's tree over the first minute of its embedding pass."""
+    gemma = Path(os.environ.get("EVIDENT_MODELS", "")) / "embeddinggemma-300m-q8_0.gguf"
+    if not gemma.is_file():
+        print(f"no {gemma}: the memory while embedding is not measured", file=sys.stderr)
+        return
+    (models / gemma.name).symlink_to(gemma)
+    e2e.by_testid(driver, "tab-settings").click()
+    find = e2e.by_testid(driver, "builtin-auto")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", find)
+    find.click()
+    peak = e2e.PeakPss()
+    began = time.perf_counter()
+    embedding_seen = False
+    while time.perf_counter() - began < 60:
+        peak.sample()
+        state = e2e.by_testid(driver, "embed-status").get_attribute("data-state")
+        embedding_seen = embedding_seen or state == "embedding"
+        if state == "ready" and embedding_seen:
+            break
+        time.sleep(0.2)
+    e2e.timings["pss_mb_while_embedding_peak"] = peak.peak
+    e2e.timings["embedding_seen"] = embedding_seen
 
 
 def main() -> int:
@@ -46,6 +75,7 @@ def main() -> int:
         time.sleep(2)
         e2e.timings["pss_mb_fresh_window"] = e2e.driver_pss()
         e2e.viewer_memory(driver, cli, db, data, env)
+        embedding_memory(driver, models)
     finally:
         if driver:
             driver.quit()
