@@ -60,9 +60,12 @@ pub enum Command {
         /// Folder for the copies (same file names).
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
-        /// Look like a copier's scan.
+        /// Look like a copier's scan (the same as `--look noisy`).
         #[arg(long)]
         noisy: bool,
+        /// What the copies look like.
+        #[arg(long, value_enum, default_value = "clean")]
+        look: crate::scans::Look,
         /// Keep every other page (the 2nd, 4th …) as text.
         #[arg(long)]
         mixed: bool,

@@ -59,14 +59,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             pdfs,
             out,
             noisy,
+            look,
             mixed,
             first,
         } => {
-            let look = if noisy {
-                scans::Look::Noisy
-            } else {
-                scans::Look::Clean
-            };
+            let look = if noisy { scans::Look::Noisy } else { look };
             scans::make(&pdfs, &out, look, mixed, first)
         }
         Command::Grounding {

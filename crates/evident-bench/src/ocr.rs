@@ -1,6 +1,8 @@
 //! `evident-bench ocr`: how well scanned pages are read. Pages of the corpus PDFs are
-//! turned into scans at run time ([`crate::scans`]: clean, and noisy with a turn,
-//! grey grain and, on Chinese pages, a red seal), read the way an import reads them,
+//! turned into scans at run time ([`crate::scans`]: clean; noisy with a turn, grey
+//! grain and, on Chinese pages, a red seal; and the kinds company copiers make, low
+//! JPEG, blur, bleed-through, binarised, sideways, upside down, a red header, two
+//! pages on a sheet), read the way an import reads them,
 //! and compared with the original's text layer: character accuracy per language
 //! (1 − edit distance / length, white space and width forms ignored), and pages read
 //! per second on all cores, on a tuning split and a held-out one ([`Split`]). With
@@ -180,7 +182,7 @@ fn jobs(eval: &Path, pages_each: u32, sandbox: &PdfSandbox) -> anyhow::Result<Ve
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        for (look, look_name) in [(Look::Clean, "clean"), (Look::Noisy, "noisy")] {
+        for (look, look_name) in Look::ALL {
             let wanted = pages.clone();
             let scan =
                 std::sync::Arc::new(scan_pdf(sandbox, &bytes, |n| wanted.contains(&n), look)?);
@@ -204,16 +206,39 @@ fn jobs(eval: &Path, pages_each: u32, sandbox: &PdfSandbox) -> anyhow::Result<Ve
                 });
             }
         }
+        // Two pages on one sheet: the first two chosen pages, read as one page.
+        if let [first, second, ..] = pages[..]
+            && second == first + 1
+        {
+            let text = |n: u32| truth.pages.get(n as usize - 1).map(|p| p.text.clone());
+            if let (Some(a), Some(b)) = (text(first), text(second))
+                && !evident_core::extract::pdf::clean::is_unreadable(&a)
+                && !evident_core::extract::pdf::clean::is_unreadable(&b)
+            {
+                jobs.push(Job {
+                    file: name.clone(),
+                    scan: std::sync::Arc::new(crate::scans::two_up_pdf(sandbox, &bytes, first)?),
+                    page: 1,
+                    lang,
+                    split,
+                    look: TWO_UP,
+                    truth: format!("{a}\n\n{b}"),
+                });
+            }
+        }
     }
     Ok(jobs)
 }
+
+/// The name of the two-pages-on-one-sheet kind in reports.
+const TWO_UP: &str = "two-up";
 
 /// Mean character accuracy by split, language and look.
 fn means(pages: &[PageResult]) -> Vec<Mean> {
     let mut accuracy_by: Vec<Mean> = Vec::new();
     for split in [Split::Tune, Split::HeldOut] {
         for lang in ["zh", "en"] {
-            for look in ["clean", "noisy"] {
+            for look in Look::ALL.iter().map(|(_, name)| *name).chain([TWO_UP]) {
                 let of: Vec<f64> = pages
                     .iter()
                     .filter(|p| p.lang == lang && p.look == look && p.split == split)
@@ -244,7 +269,7 @@ fn print_report(report: &Report) {
     );
     for m in &report.accuracy {
         println!(
-            "  {} {:<8} {:<5}  character accuracy {:.2}%  ({} pages)",
+            "  {} {:<8} {:<13}  character accuracy {:.2}%  ({} pages)",
             m.lang,
             if m.split == Split::Tune {
                 "tune"

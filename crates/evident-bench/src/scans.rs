@@ -3,6 +3,12 @@
 //! back in the PDF as an image, in place of its text. The `noisy` kind looks like a
 //! real scan: turned 1.5°, on grey paper with grain, and, on pages with Chinese text,
 //! a red circular seal stamped over a paragraph.
+//!
+//! The other kinds are what company scanners and copiers make, none of them a setting
+//! the reader was tuned on: a low-quality JPEG, a blurred copy, ink bleeding through
+//! from the back of the sheet, a black-and-white (binarised) copy, pages fed in
+//! sideways or upside down, a notice whose first line is printed in red above a red
+//! rule (a 红头文件's header), and two pages printed on one sheet ([`two_up_pdf`]).
 
 use std::path::Path;
 
@@ -11,12 +17,41 @@ use evident_core::extract::pdf::PdfSandbox;
 use lopdf::{Document, Object, Stream, dictionary};
 
 /// What a copy looks like.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Look {
     /// The page as drawn, nothing added.
     Clean,
     /// Turned, grey, grainy, and stamped (Chinese pages).
     Noisy,
+    /// Saved as a JPEG at quality 20 (blocks and ringing around the strokes).
+    Jpeg,
+    /// Out of focus: blurred over about a third of a stroke's width each way.
+    Blur,
+    /// The back of the sheet shows through: the page mirrored, faint, under the text.
+    Bleed,
+    /// A black-and-white copy: every pixel black or white.
+    Binarised,
+    /// Fed in sideways: turned a quarter turn clockwise (the sheet landscape).
+    Sideways,
+    /// Fed in upside down.
+    UpsideDown,
+    /// The first line printed in red above a red rule, as a notice's header is.
+    RedHeader,
+}
+
+impl Look {
+    /// Every kind, with the name reports use.
+    pub const ALL: [(Look, &'static str); 9] = [
+        (Look::Clean, "clean"),
+        (Look::Noisy, "noisy"),
+        (Look::Jpeg, "jpeg"),
+        (Look::Blur, "blur"),
+        (Look::Bleed, "bleed-through"),
+        (Look::Binarised, "binarised"),
+        (Look::Sideways, "sideways"),
+        (Look::UpsideDown, "upside-down"),
+        (Look::RedHeader, "red-header"),
+    ];
 }
 
 /// An RGB image.
@@ -163,6 +198,184 @@ fn stamp(px: &mut [u8], w: usize, h: usize) {
     }
 }
 
+/// `img` blurred: a 3×3 box twice (about a Gaussian of 1.2 px at 300 dpi).
+fn blur(img: &Rgb) -> Rgb {
+    let (w, h) = (img.width as usize, img.height as usize);
+    let mut px = img.pixels.clone();
+    for _ in 0..2 {
+        let src = px.clone();
+        for y in 0..h {
+            for x in 0..w {
+                for c in 0..3 {
+                    let mut sum = 0u32;
+                    let mut n = 0u32;
+                    for yy in y.saturating_sub(1)..=(y + 1).min(h - 1) {
+                        for xx in x.saturating_sub(1)..=(x + 1).min(w - 1) {
+                            sum += u32::from(src[(yy * w + xx) * 3 + c]);
+                            n += 1;
+                        }
+                    }
+                    px[(y * w + x) * 3 + c] = (sum / n) as u8;
+                }
+            }
+        }
+    }
+    Rgb {
+        width: img.width,
+        height: img.height,
+        pixels: px,
+    }
+}
+
+/// `img` with its own mirror image showing through faintly (15 % of its darkness), as
+/// the back of a thin sheet printed on both sides does.
+fn bleed(img: &Rgb) -> Rgb {
+    let (w, h) = (img.width as usize, img.height as usize);
+    let mut px = img.pixels.clone();
+    for y in 0..h {
+        for x in 0..w {
+            for c in 0..3 {
+                let back = 255.0 - f32::from(img.pixels[(y * w + (w - 1 - x)) * 3 + c]);
+                let i = (y * w + x) * 3 + c;
+                px[i] = (f32::from(px[i]) - back * 0.15).clamp(0.0, 255.0) as u8;
+            }
+        }
+    }
+    Rgb {
+        width: img.width,
+        height: img.height,
+        pixels: px,
+    }
+}
+
+/// `img` in black and white (a copier's threshold at mid-grey, after a little grain).
+fn binarise(img: &Rgb, seed: u64) -> Rgb {
+    let mut noise = Noise(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let pixels = img
+        .pixels
+        .chunks(3)
+        .flat_map(|p| {
+            let grey = (u32::from(p[0]) + u32::from(p[1]) + u32::from(p[2])) as f32 / 3.0;
+            let v = if grey + noise.grain(12.0) < 150.0 {
+                0
+            } else {
+                255
+            };
+            [v, v, v]
+        })
+        .collect();
+    Rgb {
+        width: img.width,
+        height: img.height,
+        pixels,
+    }
+}
+
+/// `img` turned clockwise by a quarter turn (`quarter`) or a half turn.
+fn turn(img: &Rgb, quarter: bool) -> Rgb {
+    let (w, h) = (img.width as usize, img.height as usize);
+    if !quarter {
+        let pixels = img.pixels.chunks(3).rev().flatten().copied().collect();
+        return Rgb {
+            width: img.width,
+            height: img.height,
+            pixels,
+        };
+    }
+    // Clockwise: the new (x, y) shows the old (y, h - 1 - x); the new width is h.
+    let mut pixels = vec![0u8; w * h * 3];
+    for ny in 0..w {
+        for nx in 0..h {
+            let (ox, oy) = (ny, h - 1 - nx);
+            let (o, n) = ((oy * w + ox) * 3, (ny * h + nx) * 3);
+            pixels[n..n + 3].copy_from_slice(&img.pixels[o..o + 3]);
+        }
+    }
+    Rgb {
+        width: img.height,
+        height: img.width,
+        pixels,
+    }
+}
+
+/// `img` with its title printed in red and a red rule under it: the header of a
+/// notice (红头). The title is the tallest line (band of rows with ink) in the top
+/// two fifths of the page.
+fn red_header(img: &Rgb) -> Rgb {
+    let (w, h) = (img.width as usize, img.height as usize);
+    let mut px = img.pixels.clone();
+    let inked = |y: usize| (0..w).any(|x| img.pixels[(y * w + x) * 3] < 128);
+    let mut bands: Vec<(usize, usize)> = Vec::new();
+    let mut y = 0;
+    while y < h * 2 / 5 {
+        if inked(y) {
+            let end = (y..h).find(|&b| !inked(b)).unwrap_or(h);
+            bands.push((y, end));
+            y = end;
+        }
+        y += 1;
+    }
+    let Some(&(top, bottom)) = bands.iter().max_by_key(|(a, b)| b - a) else {
+        return Rgb {
+            width: img.width,
+            height: img.height,
+            pixels: px,
+        };
+    };
+    for y in top..bottom {
+        for x in 0..w {
+            let i = (y * w + x) * 3;
+            let dark = 255.0 - f32::from(img.pixels[i]);
+            // Red ink as dark as the black was: full red where the stroke was black.
+            px[i] = (255.0 - dark * 0.2) as u8;
+            px[i + 1] = (255.0 - dark * 0.85) as u8;
+            px[i + 2] = (255.0 - dark * 0.85) as u8;
+        }
+    }
+    let rule = bottom + (bottom - top) / 2;
+    for y in rule..(rule + 6).min(h) {
+        for x in w / 10..w - w / 10 {
+            let i = (y * w + x) * 3;
+            px[i..i + 3].copy_from_slice(&[205, 40, 40]);
+        }
+    }
+    Rgb {
+        width: img.width,
+        height: img.height,
+        pixels: px,
+    }
+}
+
+/// The image stream of `img`: Flate, or JPEG at quality 20 for [`Look::Jpeg`].
+fn image_stream(img: &Rgb, jpeg: bool) -> anyhow::Result<Stream> {
+    let mut dict = dictionary! {
+        "Type" => "XObject",
+        "Subtype" => "Image",
+        "Width" => i64::from(img.width),
+        "Height" => i64::from(img.height),
+        "ColorSpace" => "DeviceRGB",
+        "BitsPerComponent" => 8,
+    };
+    let data = if jpeg {
+        let mut out = Vec::new();
+        let encoder = jpeg_encoder::Encoder::new(&mut out, 20);
+        let (w, h) = (
+            u16::try_from(img.width).context("page too wide for a JPEG")?,
+            u16::try_from(img.height).context("page too tall for a JPEG")?,
+        );
+        encoder.encode(&img.pixels, w, h, jpeg_encoder::ColorType::Rgb)?;
+        dict.set("Filter", "DCTDecode");
+        out
+    } else {
+        let mut encoder =
+            flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+        std::io::Write::write_all(&mut encoder, &img.pixels)?;
+        dict.set("Filter", "FlateDecode");
+        encoder.finish()?
+    };
+    Ok(Stream::new(dict, data))
+}
+
 /// A copy of the PDF `bytes` whose pages for which `scanned(n)` holds are images (the
 /// others keep their text), each made to look as `look` says.
 pub fn scan_pdf(
@@ -191,25 +404,22 @@ pub fn scan_pdf(
             .get(number as usize - 1)
             .is_some_and(|p| p.text.chars().any(evident_text::normalize::is_cjk));
         let img = match look {
-            Look::Clean => drawn,
+            Look::Clean | Look::Jpeg => drawn,
             Look::Noisy => age(&drawn, 1.5, zh, u64::from(number)),
+            Look::Blur => blur(&drawn),
+            Look::Bleed => bleed(&drawn),
+            Look::Binarised => binarise(&drawn, u64::from(number)),
+            Look::Sideways => turn(&drawn, true),
+            Look::UpsideDown => turn(&drawn, false),
+            Look::RedHeader => red_header(&drawn),
         };
-        let mut encoder =
-            flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
-        std::io::Write::write_all(&mut encoder, &img.pixels)?;
-        let data = encoder.finish()?;
-        let image = doc.add_object(Stream::new(
-            dictionary! {
-                "Type" => "XObject",
-                "Subtype" => "Image",
-                "Width" => i64::from(img.width),
-                "Height" => i64::from(img.height),
-                "ColorSpace" => "DeviceRGB",
-                "BitsPerComponent" => 8,
-                "Filter" => "FlateDecode",
-            },
-            data,
-        ));
+        let image = doc.add_object(image_stream(&img, look == Look::Jpeg)?);
+        // A sheet fed in sideways is a landscape page.
+        let (mw, mh) = if look == Look::Sideways {
+            (mh, mw)
+        } else {
+            (mw, mh)
+        };
         let content = format!("q {mw:.2} 0 0 {mh:.2} 0 0 cm /Scan Do Q").into_bytes();
         let contents = doc.add_object(Stream::new(dictionary! {}, content));
         let Ok(Object::Dictionary(page)) = doc.get_object_mut(page_id) else {
@@ -221,10 +431,84 @@ pub fn scan_pdf(
             dictionary! { "XObject" => dictionary! { "Scan" => image } },
         );
         page.remove(b"Rotate");
+        if look == Look::Sideways {
+            page.set(
+                "MediaBox",
+                vec![
+                    0.into(),
+                    0.into(),
+                    Object::Real(mw as f32),
+                    Object::Real(mh as f32),
+                ],
+            );
+            page.remove(b"CropBox");
+        }
     }
     let mut out = Vec::new();
     doc.save_to(&mut out)?;
     Ok(out)
+}
+
+/// A one-page PDF whose page is a landscape sheet holding pages `first` and `first + 1`
+/// of `bytes` side by side, each at 71 % (two A4 pages on one A4 sheet, as a copier's
+/// "2 in 1" prints them), as one image.
+pub fn two_up_pdf(sandbox: &PdfSandbox, bytes: &[u8], first: u32) -> anyhow::Result<Vec<u8>> {
+    let doc = Document::load_mem(bytes).context("the PDF to copy")?;
+    let pages = doc.get_pages();
+    let page_id = *pages.get(&first).context("no such page")?;
+    let (mw, mh) = media_size(&doc, page_id);
+    // Each half of the sheet: the page at 71 %, drawn at 300 dpi of the sheet.
+    let half_w = (mw * 0.71 / 72.0 * SCAN_DPI).round() as u32;
+    let left = draw(sandbox, bytes, first, half_w)?;
+    let right = draw(sandbox, bytes, first + 1, half_w)?;
+    let (sw, sh) = (
+        (mh / 72.0 * SCAN_DPI).round() as usize,
+        (mw / 72.0 * SCAN_DPI).round() as usize,
+    );
+    let mut pixels = vec![255u8; sw * sh * 3];
+    for (k, half) in [left, right].iter().enumerate() {
+        let x0 = k * sw / 2 + (sw / 2).saturating_sub(half.width as usize) / 2;
+        let y0 = sh.saturating_sub(half.height as usize) / 2;
+        for y in 0..(half.height as usize).min(sh - y0) {
+            for x in 0..(half.width as usize).min(sw - x0) {
+                let (o, n) = (
+                    (y * half.width as usize + x) * 3,
+                    ((y0 + y) * sw + x0 + x) * 3,
+                );
+                pixels[n..n + 3].copy_from_slice(&half.pixels[o..o + 3]);
+            }
+        }
+    }
+    let sheet = Rgb {
+        width: sw as u32,
+        height: sh as u32,
+        pixels,
+    };
+    let mut out = Document::with_version("1.5");
+    let image = out.add_object(image_stream(&sheet, false)?);
+    let content = format!("q {mh:.2} 0 0 {mw:.2} 0 0 cm /Scan Do Q").into_bytes();
+    let contents = out.add_object(Stream::new(dictionary! {}, content));
+    let pages_id = out.new_object_id();
+    let page = out.add_object(dictionary! {
+        "Type" => "Page",
+        "Parent" => pages_id,
+        "MediaBox" => vec![0.into(), 0.into(), Object::Real(mh as f32), Object::Real(mw as f32)],
+        "Contents" => contents,
+        "Resources" => dictionary! { "XObject" => dictionary! { "Scan" => image } },
+    });
+    out.objects.insert(
+        pages_id,
+        Object::Dictionary(dictionary! {
+            "Type" => "Pages",
+            "Kids" => vec![page.into()],
+            "Count" => 1,
+        }),
+    );
+    let catalog = out.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
+    out.trailer.set("Root", catalog);
+    let mut bytes_out = Vec::new();
+    out.save_to(&mut bytes_out)?;
+    Ok(bytes_out)
 }
 
 /// The page's media box size in points (A4 when it cannot be read).

@@ -113,7 +113,7 @@ fn a_scanned_policy_is_read_its_question_answered_and_a_rebuild_reads_nothing_ag
     );
     assert!(first["page_start"].as_u64().is_some_and(|p| p >= 1));
     let cache = db.with_file_name("ocr-cache.sqlite3");
-    assert_eq!(count(&cache, "SELECT count(*) FROM pages"), 2);
+    assert_eq!(count(&cache, "SELECT count(*) FROM readings"), 2);
     // The boxes of what was read are kept for the viewer.
     assert_eq!(
         count(
@@ -131,8 +131,18 @@ fn a_scanned_policy_is_read_its_question_answered_and_a_rebuild_reads_nothing_ag
         "no page was read again: {}",
         stderr(&out)
     );
-    assert_eq!(count(&cache, "SELECT count(*) FROM pages"), 2);
+    assert_eq!(count(&cache, "SELECT count(*) FROM readings"), 2);
     assert_eq!(count(&db, "SELECT count(*) FROM documents"), 1);
+
+    // Removed from the library, its pages' readings leave the cache too.
+    let out = evident(&db, &["remove", &scan.to_string_lossy()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(count(&db, "SELECT count(*) FROM documents"), 0);
+    assert_eq!(
+        count(&cache, "SELECT count(*) FROM readings"),
+        0,
+        "a removed scan's words are not kept"
+    );
 }
 
 #[test]
@@ -179,6 +189,81 @@ fn a_scan_placed_askew_under_a_red_seal_is_straightened_and_its_clause_read_whol
     // On the page as drawn the line falls 1.5° across its ~1,000 px: about 26 px more
     // than its own ~20 px height (a box left straight would be ~0.012 of the page).
     assert!(f("h") > 0.02, "the box follows the turned line: {ninth}");
+}
+
+/// The text of page `n` as imported.
+fn page_text(db: &Path, n: u32) -> String {
+    rusqlite::Connection::open(db)
+        .expect("db")
+        .query_row("SELECT text FROM pages WHERE page_no = ?1", [n], |r| r.get(0))
+        .unwrap_or_default()
+}
+
+/// A notice's header printed in red above a red rule (a 红头文件): the title is read,
+/// not taken for a seal and whitened with it. (Reading every page's red channel, as
+/// before, left the header out entirely.)
+#[test]
+fn a_red_header_is_read_while_a_seal_still_fades() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let scan = scanned_law_as(dir.path(), 1, &["--look", "red-header"]);
+    let db = dir.path().join("db.sqlite3");
+    let out = evident(&db, &["import", &scan.to_string_lossy()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let boxes: String = rusqlite::Connection::open(&db)
+        .expect("db")
+        .query_row("SELECT ocr_lines FROM pages WHERE page_no = 1", [], |r| {
+            r.get(0)
+        })
+        .expect("page 1's lines");
+    let lines: serde_json::Value = serde_json::from_str(&boxes).expect("json");
+    // The title is the page's largest type: its line is the tallest of those naming
+    // the law (the running header above it names it too, in small grey type).
+    let title = lines
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|l| l["text"].as_str().is_some_and(|t| t.contains("劳动合同法")))
+        .max_by(|a, b| a["h"].as_f64().partial_cmp(&b["h"].as_f64()).unwrap_or(std::cmp::Ordering::Equal));
+    let title = title.unwrap_or_else(|| panic!("the red title is read: {lines}"));
+    assert!(
+        title["text"].as_str().is_some_and(|t| t.contains("中华人民共和国劳动合同法")),
+        "{title}"
+    );
+    assert!(
+        title["h"].as_f64().is_some_and(|h| h > 0.012),
+        "the line read is the title's, not the small running header's: {title}"
+    );
+}
+
+/// Pages fed in upside down and sideways are read the right way round: the clause a
+/// question needs is found on them, and no page is reported as having no text.
+#[test]
+fn pages_upside_down_or_sideways_are_read_the_right_way_round() {
+    for look in ["upside-down", "sideways"] {
+        let dir = tempfile::tempdir().expect("tmp");
+        let scan = scanned_law_as(dir.path(), 2, &["--look", look]);
+        let db = dir.path().join("db.sqlite3");
+        let out = evident(&db, &["import", &scan.to_string_lossy()]);
+        assert!(out.status.success(), "{look}: {}", stderr(&out));
+        let said = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            said.contains("pages 1–2 had no text layer and were read from their image"),
+            "{look}: both pages are read, neither reported as unreadable: {said}"
+        );
+        let text: String = page_text(&db, 2).split_whitespace().collect();
+        assert!(
+            text.contains("第九条用人单位招用劳动者"),
+            "{look}: page 2 reads {text}"
+        );
+        let answer = ask_about_id_cards(&db);
+        let first = &answer["sources"][0];
+        assert!(
+            first["text"]
+                .as_str()
+                .is_some_and(|t| t.contains("居民身份证")),
+            "{look}: {first}"
+        );
+    }
 }
 
 #[test]

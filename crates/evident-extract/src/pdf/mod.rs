@@ -135,6 +135,10 @@ impl PdfReader {
             .collect();
         let mut langs = ocr::langs_for(&text_pages);
         let cache = ctx.cache.and_then(ocr::Cache::open);
+        let source = {
+            use sha2::Digest;
+            format!("{:x}", sha2::Sha256::digest(bytes))
+        };
         let (mut read_ok, mut no_text) = (Vec::new(), Vec::new());
         for (k, &i) in needs.iter().enumerate() {
             if (ctx.cancelled)() {
@@ -147,7 +151,7 @@ impl PdfReader {
                 number,
                 &engine,
                 &mut langs,
-                cache.as_ref(),
+                cache.as_ref().map(|c| (c, source.as_str())),
                 &progress,
             );
             match read {
@@ -185,7 +189,7 @@ impl PdfReader {
         number: u32,
         engine: &ocr::Engine,
         langs: &'static str,
-        cache: Option<&ocr::Cache>,
+        cache: Option<(&ocr::Cache, &str)>,
         reading: &dyn Fn(),
     ) -> std::result::Result<ocr::OcrPage, Problem> {
         let image = match self {
@@ -194,18 +198,28 @@ impl PdfReader {
         }?;
         let drawn = ocr::page_for_reading(&image.png, ocr::DPI)?;
         let key = ocr::Cache::key(&drawn.pgm, engine, langs);
-        if let Some(page) = cache.and_then(|c| c.get(&key)) {
+        if let Some(page) = cache.and_then(|(c, _)| c.get(&key)) {
             return Ok(page);
         }
         // Said only for a page actually read: one from the cache takes no time.
         reading();
-        let tsv = match self {
-            Self::InProcess => ocr::read_unconfined(engine, &drawn.pgm, langs),
-            Self::Sandboxed(sandbox) => sandbox.ocr(&drawn.pgm, langs),
-        }?;
-        let page = ocr::parse_tsv(&tsv, drawn.width, drawn.height, drawn.skew);
-        if let Some(cache) = cache {
-            cache.put(&key, &page);
+        let read = |turned: bool| -> std::result::Result<ocr::OcrPage, Problem> {
+            let tsv = match self {
+                Self::InProcess => ocr::read_unconfined(engine, &drawn.pgm, langs, turned),
+                Self::Sandboxed(sandbox) => sandbox.ocr(&drawn.pgm, langs, turned),
+            }?;
+            Ok(ocr::parse_tsv(&tsv, drawn.width, drawn.height, drawn.skew))
+        };
+        let mut page = read(false)?;
+        // Noise may be a page the wrong way round: read after finding its orientation.
+        if page.confidence < ocr::TURN_BELOW
+            && let Ok(turned) = read(true)
+            && turned.confidence > page.confidence
+        {
+            page = turned;
+        }
+        if let Some((cache, source)) = cache {
+            cache.put(&key, &page, source);
         }
         Ok(page)
     }
@@ -232,7 +246,7 @@ impl PdfReader {
         number: u32,
         engine: &ocr::Engine,
         langs: &mut Option<&'static str>,
-        cache: Option<&ocr::Cache>,
+        cache: Option<(&ocr::Cache, &str)>,
         reading: &dyn Fn(),
     ) -> std::result::Result<ocr::OcrPage, Problem> {
         if let Some(known) = *langs {

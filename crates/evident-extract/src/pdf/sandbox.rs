@@ -55,8 +55,9 @@ enum Job {
     /// Draw one page (1-based) this many pixels wide (0: at [`super::ocr::DPI`]), with
     /// its text boxes.
     Render { page: u32, width: u32 },
-    /// Become Tesseract and read the image on stdin, in these languages.
-    Ocr { langs: &'static str },
+    /// Become Tesseract and read the image on stdin, in these languages (`turned`: after
+    /// finding the page's orientation, [`super::ocr::tesseract_args`]).
+    Ocr { langs: &'static str, turned: bool },
     /// Confine itself as a reader (or, `ocr`, as the OCR step) and say how.
     Report { ocr: bool },
 }
@@ -66,7 +67,14 @@ impl Job {
         match self {
             Self::Read => None,
             Self::Render { page, width } => Some(format!("render:{page}:{width}")),
-            Self::Ocr { langs } => Some(format!("ocr:{langs}")),
+            Self::Ocr {
+                langs,
+                turned: false,
+            } => Some(format!("ocr:{langs}")),
+            Self::Ocr {
+                langs,
+                turned: true,
+            } => Some(format!("ocr-turned:{langs}")),
             Self::Report { ocr: false } => Some("report".into()),
             Self::Report { ocr: true } => Some("report-ocr".into()),
         }
@@ -78,7 +86,11 @@ impl Job {
             "report-ocr" => return Some(Self::Report { ocr: true }),
             _ => {}
         }
-        if let Some(langs) = arg.strip_prefix("ocr:") {
+        let ocr = arg
+            .strip_prefix("ocr:")
+            .map(|l| (l, false))
+            .or_else(|| arg.strip_prefix("ocr-turned:").map(|l| (l, true)));
+        if let Some((langs, turned)) = ocr {
             // Only the languages Evident asks for: nothing from outside reaches the
             // program's arguments.
             let langs = [
@@ -88,7 +100,7 @@ impl Job {
             ]
             .into_iter()
             .find(|l| *l == langs)?;
-            return Some(Self::Ocr { langs });
+            return Some(Self::Ocr { langs, turned });
         }
         let mut parts = arg.strip_prefix("render:")?.split(':');
         let page = parts.next()?.parse().ok()?;
@@ -232,12 +244,17 @@ impl PdfSandbox {
     /// Reads the image `pgm` (a page drawn for reading, [`super::ocr::page_for_reading`])
     /// with Tesseract in `langs`, in a worker confined like a PDF reader that then
     /// becomes Tesseract; returns Tesseract's TSV.
-    pub fn ocr(&self, pgm: &[u8], langs: &'static str) -> Result<String, Problem> {
+    pub fn ocr(&self, pgm: &[u8], langs: &'static str, turned: bool) -> Result<String, Problem> {
         let engine = super::ocr::engine()?;
         // A page takes seconds; a hostile or enormous one is stopped like a PDF.
         let limit = self.timeout.max(Duration::from_secs(120));
         let out = self
-            .run_raw_with(pgm, Job::Ocr { langs }, limit, Some(&engine.program))
+            .run_raw_with(
+                pgm,
+                Job::Ocr { langs, turned },
+                limit,
+                Some(&engine.program),
+            )
             .map_err(|detail| Problem::OcrFailed { detail })?;
         Ok(String::from_utf8_lossy(&out).into_owned())
     }
@@ -400,8 +417,8 @@ pub fn run_worker_if_requested() {
         .and_then(|a| a.parse::<u64>().ok())
         .unwrap_or(60);
     let job = args.get(4).and_then(|a| Job::parse(a)).unwrap_or(Job::Read);
-    if let Job::Ocr { langs } = job {
-        become_tesseract(memory, cpu, args.get(5).map(PathBuf::from), langs);
+    if let Job::Ocr { langs, turned } = job {
+        become_tesseract(memory, cpu, args.get(5).map(PathBuf::from), langs, turned);
     }
     if job == (Job::Report { ocr: true }) {
         let program = args.get(5).map(PathBuf::from).unwrap_or_default();
@@ -512,7 +529,13 @@ fn confine_for_tesseract(
 /// The OCR worker's last act: confined like a PDF reader (limits, no writes, no
 /// network; it may read the system's files and execute only `program`), it becomes
 /// Tesseract reading the image on its stdin. Never returns.
-fn become_tesseract(memory: u64, cpu: u64, program: Option<PathBuf>, langs: &str) -> ! {
+fn become_tesseract(
+    memory: u64,
+    cpu: u64,
+    program: Option<PathBuf>,
+    langs: &str,
+    turned: bool,
+) -> ! {
     let fail = |why: String| -> ! {
         let _ = writeln!(std::io::stderr(), "{why}");
         std::process::exit(5)
@@ -532,7 +555,7 @@ fn become_tesseract(memory: u64, cpu: u64, program: Option<PathBuf>, langs: &str
     {
         use std::os::unix::process::CommandExt;
         let err = Command::new(&program)
-            .args(super::ocr::tesseract_args(langs))
+            .args(super::ocr::tesseract_args(langs, turned))
             .env_clear()
             .env("OMP_THREAD_LIMIT", "1")
             .exec();

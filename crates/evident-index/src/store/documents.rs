@@ -306,11 +306,32 @@ impl Store {
         Err(Error::DocumentNotFound(path_or_id.to_owned()))
     }
 
-    /// Removes a document and everything that came from it (pages, chunks, index rows).
+    /// Removes a document and everything that came from it (pages, chunks, index rows),
+    /// and the readings of its scanned pages from the OCR cache beside the index,
+    /// unless another document is the same file.
     pub fn remove_document(&mut self, id: i64) -> Result<bool> {
         let tx = self.conn.transaction()?;
+        let sha: Option<String> = tx
+            .query_row("SELECT sha256 FROM documents WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .optional()?;
         let n = tx.execute("DELETE FROM documents WHERE id = ?1", [id])?;
+        let still_kept = match &sha {
+            Some(sha) => tx.query_row(
+                "SELECT EXISTS(SELECT 1 FROM documents WHERE sha256 = ?1)",
+                [sha],
+                |r| r.get::<_, bool>(0),
+            )?,
+            None => true,
+        };
         tx.commit()?;
+        if let Some(sha) = sha.filter(|_| !still_kept) {
+            crate::extract::pdf::ocr::Cache::forget(
+                &crate::extract::pdf::ocr::Cache::path_for(&self.path),
+                &sha,
+            );
+        }
         Ok(n > 0)
     }
 
@@ -333,6 +354,35 @@ impl Store {
     /// one savepoint, so a failure undoes this document alone and a crash before the
     /// batch commits leaves none of the batch's documents behind, never part of one.
     pub fn write_document(&mut self, doc: NewDocument) -> Result<i64> {
+        // The version this one replaces: its scanned pages' readings go, once no
+        // document is that file any more.
+        let replaced: Option<String> = self
+            .conn
+            .query_row(
+                "SELECT sha256 FROM documents WHERE path_key = ?1",
+                [crate::paths::key(&doc.source.path)],
+                |r| r.get(0),
+            )
+            .optional()?
+            .filter(|old| *old != doc.source.sha256);
+        let id = self.write_document_rows(doc)?;
+        if let Some(old) = replaced {
+            let still_kept = self.conn.query_row(
+                "SELECT EXISTS(SELECT 1 FROM documents WHERE sha256 = ?1)",
+                [&old],
+                |r| r.get::<_, bool>(0),
+            )?;
+            if !still_kept {
+                crate::extract::pdf::ocr::Cache::forget(
+                    &crate::extract::pdf::ocr::Cache::path_for(&self.path),
+                    &old,
+                );
+            }
+        }
+        Ok(id)
+    }
+
+    fn write_document_rows(&mut self, doc: NewDocument) -> Result<i64> {
         if self.conn.is_autocommit() {
             let tx = self
                 .conn

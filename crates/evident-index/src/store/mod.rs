@@ -441,9 +441,6 @@ mod tests {
             second.err(),
             started.elapsed()
         );
-        writer
-            .connection()
-            .execute_batch("COMMIT")
-            .expect("commit");
+        writer.connection().execute_batch("COMMIT").expect("commit");
     }
 }
