@@ -1304,6 +1304,20 @@ def main() -> int:
         check("5" in summary.text and "failed 0" in summary.text.replace("失败 0", "failed 0"),
               f"Rebuild index re-reads every document ({summary.text})")
         shot(driver, "10-rebuilt")
+        # Re-import from a row: by the document's id (a shown path may not name the file).
+        clicked = driver.execute_script(
+            "const row = [...document.querySelectorAll('[data-testid=library-row]')]"
+            ".find(r => r.querySelector('.path')?.textContent.endsWith(arguments[0]));"
+            "const b = row?.querySelector('[data-action=reimport]'); if (b) b.click(); return !!b;",
+            "报销与请假制度.md")
+        check(clicked, "a Library row offers Re-import")
+        if clicked:
+            again = WebDriverWait(driver, 60, poll_frequency=0.1).until(
+                lambda d: d.find_element(By.CSS_SELECTOR, "[data-testid='library-import-summary'][data-done='true']")
+            )
+            unchanged = again.text.replace("未变 1", "unchanged 1")
+            check("unchanged 1" in unchanged and "failed 0" in again.text.replace("失败 0", "failed 0"),
+                  f"Re-import reads the row's own file again, by its id ({again.text})")
         check(history_entries(driver) == history_before,
               "Rebuild index keeps every past question and its feedback")
         # A source file gone since it was imported: the rebuild names it in the window.
