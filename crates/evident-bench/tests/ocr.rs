@@ -167,13 +167,7 @@ fn a_scan_placed_askew_under_a_red_seal_is_straightened_and_its_clause_read_whol
     );
     assert_eq!(first["page_start"], 2, "{first}");
     // The lines' boxes are turned back onto the page as drawn, inside it.
-    let boxes: String = rusqlite::Connection::open(&db)
-        .expect("db")
-        .query_row("SELECT ocr_lines FROM pages WHERE page_no = 2", [], |r| {
-            r.get(0)
-        })
-        .expect("page 2's lines");
-    let lines: serde_json::Value = serde_json::from_str(&boxes).expect("json");
+    let lines = ocr_lines(&db, 2);
     let ninth = lines
         .as_array()
         .and_then(|l| {
@@ -191,11 +185,24 @@ fn a_scan_placed_askew_under_a_red_seal_is_straightened_and_its_clause_read_whol
     assert!(f("h") > 0.02, "the box follows the turned line: {ninth}");
 }
 
+/// The boxes of the lines read on page `n` (`pages.ocr_lines`), as JSON.
+fn ocr_lines(db: &Path, n: u32) -> serde_json::Value {
+    let boxes: String = rusqlite::Connection::open(db)
+        .expect("db")
+        .query_row("SELECT ocr_lines FROM pages WHERE page_no = ?1", [n], |r| {
+            r.get(0)
+        })
+        .unwrap_or_else(|e| panic!("page {n}'s lines: {e}"));
+    serde_json::from_str(&boxes).expect("json")
+}
+
 /// The text of page `n` as imported.
 fn page_text(db: &Path, n: u32) -> String {
     rusqlite::Connection::open(db)
         .expect("db")
-        .query_row("SELECT text FROM pages WHERE page_no = ?1", [n], |r| r.get(0))
+        .query_row("SELECT text FROM pages WHERE page_no = ?1", [n], |r| {
+            r.get(0)
+        })
         .unwrap_or_default()
 }
 
@@ -209,13 +216,7 @@ fn a_red_header_is_read_while_a_seal_still_fades() {
     let db = dir.path().join("db.sqlite3");
     let out = evident(&db, &["import", &scan.to_string_lossy()]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let boxes: String = rusqlite::Connection::open(&db)
-        .expect("db")
-        .query_row("SELECT ocr_lines FROM pages WHERE page_no = 1", [], |r| {
-            r.get(0)
-        })
-        .expect("page 1's lines");
-    let lines: serde_json::Value = serde_json::from_str(&boxes).expect("json");
+    let lines = ocr_lines(&db, 1);
     // The title is the page's largest type: its line is the tallest of those naming
     // the law (the running header above it names it too, in small grey type).
     let title = lines
@@ -223,10 +224,17 @@ fn a_red_header_is_read_while_a_seal_still_fades() {
         .into_iter()
         .flatten()
         .filter(|l| l["text"].as_str().is_some_and(|t| t.contains("劳动合同法")))
-        .max_by(|a, b| a["h"].as_f64().partial_cmp(&b["h"].as_f64()).unwrap_or(std::cmp::Ordering::Equal));
+        .max_by(|a, b| {
+            a["h"]
+                .as_f64()
+                .partial_cmp(&b["h"].as_f64())
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
     let title = title.unwrap_or_else(|| panic!("the red title is read: {lines}"));
     assert!(
-        title["text"].as_str().is_some_and(|t| t.contains("中华人民共和国劳动合同法")),
+        title["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("中华人民共和国劳动合同法")),
         "{title}"
     );
     assert!(

@@ -43,6 +43,41 @@ fn options(semantic: &Arc<ModelServer>) -> SearchOptions {
     }
 }
 
+/// A client of model `m` at `url` that waits 0.4 s for a short request (a question's
+/// vector, the breaker's check), for servers scripted to hang.
+fn impatient(url: &str) -> Arc<ModelServer> {
+    Arc::new(
+        ModelServer::new(ServerConfig {
+            base_url: url.to_owned(),
+            model: "m".into(),
+            api_key: None,
+            prompt: Some(PromptFamily::None),
+        })
+        .expect("a usable address")
+        .with_short_timeout(std::time::Duration::from_millis(400)),
+    )
+}
+
+/// Asks `q` until the breaker's background check has found the server up again and
+/// the search uses meaning (at most 40 s), and says so.
+fn meaning_search_comes_back(store: &Store, q: &str, model: &Arc<ModelServer>) {
+    use std::time::{Duration, Instant};
+    let started = Instant::now();
+    let back = loop {
+        let r = search(store, q, &Aliases::builtin(), &options(model)).expect("runs");
+        if r.retrieval.used == RankedBy::Hybrid || started.elapsed() > Duration::from_secs(40) {
+            break r;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert_eq!(
+        back.retrieval.used,
+        RankedBy::Hybrid,
+        "{:?}",
+        back.retrieval
+    );
+}
+
 fn vector_rows(store: &Store) -> i64 {
     store
         .connection()
@@ -315,7 +350,7 @@ fn a_file_not_embedded_yet_is_found_by_keywords_while_the_rest_keep_meaning_sear
 #[test]
 fn a_hung_server_is_asked_once_then_remembered_until_it_answers_again() {
     use std::sync::atomic::{AtomicBool, Ordering};
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
     let hung = Arc::new(AtomicBool::new(false));
     let hanging = hung.clone();
     let scripted = ScriptedServer::start(move |request, _| {
@@ -329,16 +364,7 @@ fn a_hung_server_is_asked_once_then_remembered_until_it_answers_again() {
             (200, embeddings_reply(request, vector))
         }
     });
-    let model = Arc::new(
-        ModelServer::new(ServerConfig {
-            base_url: scripted.url.clone(),
-            model: "m".into(),
-            api_key: None,
-            prompt: Some(PromptFamily::None),
-        })
-        .expect("a usable address")
-        .with_short_timeout(Duration::from_millis(400)),
-    );
+    let model = impatient(&scripted.url);
     let dir = tempfile::tempdir().expect("temp dir");
     let (store, _) = imported(&dir, Some(Semantic(model.clone() as Arc<dyn Embedder>)));
     let q = "单笔报销超过多少需要分管副总审批？";
@@ -373,20 +399,7 @@ fn a_hung_server_is_asked_once_then_remembered_until_it_answers_again() {
 
     // The server answers again: the background check notices, meaning search returns.
     hung.store(false, Ordering::SeqCst);
-    let started = Instant::now();
-    let back = loop {
-        let r = search(&store, q, &Aliases::builtin(), &options(&model)).expect("runs");
-        if r.retrieval.used == RankedBy::Hybrid || started.elapsed() > Duration::from_secs(40) {
-            break r;
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    };
-    assert_eq!(
-        back.retrieval.used,
-        RankedBy::Hybrid,
-        "{:?}",
-        back.retrieval
-    );
+    meaning_search_comes_back(&store, q, &model);
 }
 
 /// An Ollama loading a model, or a llama.cpp server busy generating: it lists its models
@@ -409,16 +422,7 @@ fn a_server_that_lists_models_but_does_not_embed_stays_remembered_as_down_and_sa
         let vector = |i: usize| (0..8).map(|d| ((i + d) % 5) as f32 + 0.5).collect();
         (200, embeddings_reply(request, vector))
     });
-    let model = Arc::new(
-        ModelServer::new(ServerConfig {
-            base_url: scripted.url.clone(),
-            model: "m".into(),
-            api_key: None,
-            prompt: Some(PromptFamily::None),
-        })
-        .expect("a usable address")
-        .with_short_timeout(Duration::from_millis(400)),
-    );
+    let model = impatient(&scripted.url);
     let dir = tempfile::tempdir().expect("temp dir");
     let (store, _) = imported(&dir, Some(Semantic(model.clone() as Arc<dyn Embedder>)));
     let q = "单笔报销超过多少需要分管副总审批？";
@@ -450,20 +454,7 @@ fn a_server_that_lists_models_but_does_not_embed_stays_remembered_as_down_and_sa
     );
 
     hung.store(false, Ordering::SeqCst);
-    let started = Instant::now();
-    let back = loop {
-        let r = search(&store, q, &Aliases::builtin(), &options(&model)).expect("runs");
-        if r.retrieval.used == RankedBy::Hybrid || started.elapsed() > Duration::from_secs(40) {
-            break r;
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    };
-    assert_eq!(
-        back.retrieval.used,
-        RankedBy::Hybrid,
-        "{:?}",
-        back.retrieval
-    );
+    meaning_search_comes_back(&store, q, &model);
 }
 
 /// A refused connection is an answer: nothing is listening. It is not tried again (the
