@@ -313,23 +313,13 @@ impl Importer {
             let mut batch = Batch::default();
             let mut written = HashMap::new();
             loop {
-                // A batch is never kept open to wait for a file still being read (a
-                // scan's OCR takes seconds a page): past its time, it is committed
-                // first, and the library is free for the removal, the embedding pass
-                // or the sync pass that waits on it.
-                let msg = match batch.time_left() {
-                    None => match rx.recv() {
-                        Ok(msg) => msg,
-                        Err(_) => break,
-                    },
-                    Some(left) => match rx.recv_timeout(left) {
-                        Ok(msg) => msg,
-                        Err(mpsc::RecvTimeoutError::Timeout) => {
-                            batch.flush(store, observer, &mut reports);
-                            continue;
-                        }
-                        Err(mpsc::RecvTimeoutError::Disconnected) => break,
-                    },
+                let msg = match batch.next(&rx) {
+                    Next::Msg(msg) => msg,
+                    Next::Due => {
+                        batch.flush(store, observer, &mut reports);
+                        continue;
+                    }
+                    Next::Done => break,
                 };
                 let (i, prepared) = match msg {
                     Msg::Prepared(i, prepared) => (i, prepared),
@@ -538,6 +528,16 @@ struct Batch {
     reports: Vec<FileReport>,
 }
 
+/// What the writer does next ([`Batch::next`]).
+enum Next {
+    /// Write what a reader sent.
+    Msg(Msg),
+    /// Commit the open batch: its time is up.
+    Due,
+    /// Every reader is done.
+    Done,
+}
+
 /// Longest a batch stays open: the work a crash can lose stays small, progress keeps
 /// moving, and no other writer waits longer than this for the import.
 const BATCH_TIME: Duration = Duration::from_millis(250);
@@ -550,10 +550,19 @@ impl Batch {
             || self.bytes >= 32 << 20
     }
 
-    /// How long the open batch may still wait for the next file (`None`: no batch is
-    /// open, so waiting holds nothing).
-    fn time_left(&self) -> Option<Duration> {
-        self.started.map(|t| BATCH_TIME.saturating_sub(t.elapsed()))
+    /// The readers' next message. A batch is never kept open to wait for a file still
+    /// being read (a scan's OCR takes seconds a page): once its time is up the wait
+    /// ends ([`Next::Due`]) and it is committed first, so the library is free for the
+    /// removal, the embedding pass or the sync pass that waits on it.
+    fn next(&self, rx: &mpsc::Receiver<Msg>) -> Next {
+        let Some(started) = self.started else {
+            return rx.recv().map_or(Next::Done, Next::Msg);
+        };
+        match rx.recv_timeout(BATCH_TIME.saturating_sub(started.elapsed())) {
+            Ok(msg) => Next::Msg(msg),
+            Err(mpsc::RecvTimeoutError::Timeout) => Next::Due,
+            Err(mpsc::RecvTimeoutError::Disconnected) => Next::Done,
+        }
     }
 
     fn flush(
