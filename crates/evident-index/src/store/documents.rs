@@ -317,20 +317,9 @@ impl Store {
             })
             .optional()?;
         let n = tx.execute("DELETE FROM documents WHERE id = ?1", [id])?;
-        let still_kept = match &sha {
-            Some(sha) => tx.query_row(
-                "SELECT EXISTS(SELECT 1 FROM documents WHERE sha256 = ?1)",
-                [sha],
-                |r| r.get::<_, bool>(0),
-            )?,
-            None => true,
-        };
         tx.commit()?;
-        if let Some(sha) = sha.filter(|_| !still_kept) {
-            crate::extract::pdf::ocr::Cache::forget(
-                &crate::extract::pdf::ocr::Cache::path_for(&self.path),
-                &sha,
-            );
+        if let Some(sha) = sha {
+            self.forget_readings(&sha)?;
         }
         Ok(n > 0)
     }
@@ -367,19 +356,26 @@ impl Store {
             .filter(|old| *old != doc.source.sha256);
         let id = self.write_document_rows(doc)?;
         if let Some(old) = replaced {
-            let still_kept = self.conn.query_row(
-                "SELECT EXISTS(SELECT 1 FROM documents WHERE sha256 = ?1)",
-                [&old],
-                |r| r.get::<_, bool>(0),
-            )?;
-            if !still_kept {
-                crate::extract::pdf::ocr::Cache::forget(
-                    &crate::extract::pdf::ocr::Cache::path_for(&self.path),
-                    &old,
-                );
-            }
+            self.forget_readings(&old)?;
         }
         Ok(id)
+    }
+
+    /// Deletes the OCR readings of the file whose SHA-256 is `sha` from the cache
+    /// beside the index, unless a document is still that file.
+    fn forget_readings(&self, sha: &str) -> Result<()> {
+        let still_kept = self.conn.query_row(
+            "SELECT EXISTS(SELECT 1 FROM documents WHERE sha256 = ?1)",
+            [sha],
+            |r| r.get::<_, bool>(0),
+        )?;
+        if !still_kept {
+            crate::extract::pdf::ocr::Cache::forget(
+                &crate::extract::pdf::ocr::Cache::path_for(&self.path),
+                sha,
+            );
+        }
+        Ok(())
     }
 
     fn write_document_rows(&mut self, doc: NewDocument) -> Result<i64> {
