@@ -423,3 +423,153 @@ fn a_worker_killed_mid_embedding_is_started_again_and_a_killed_import_resumes_un
     assert!(vectors(&db) > before, "embed went on from {before}");
     assert_whole_and_unmixed(&db);
 }
+
+fn cosine(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// Texts as an import sends them: short sentences in both languages with their place as
+/// the title, a long passage, and one alone, so that one request packs several texts
+/// into each decode.
+fn mixed_texts() -> Vec<(Option<&'static str>, String)> {
+    let passage = "第十二条 员工因公出差，住宿费按城市类别报销：一类城市每晚不超过600元，\
+                   二类城市每晚不超过450元。超出标准的部分由员工自理，确有需要的，须经部门\
+                   负责人事先书面批准。出差期间的市内交通费凭票据据实报销。"
+        .repeat(2);
+    vec![
+        (
+            Some("报销制度 > 第三章"),
+            "单笔报销超过20,000元的，须经分管副总经理审批。".into(),
+        ),
+        (
+            Some("Leave policy > Parental leave"),
+            "Employees receive 16 weeks of paid parental leave.".into(),
+        ),
+        (None, "How many days of parental leave do I get?".into()),
+        (Some("考勤制度"), "迟到三次按旷工半天处理。".into()),
+        (Some("差旅制度 > 第十二条"), passage),
+        (
+            Some("Travel"),
+            "Economy class is booked for flights under six hours.".into(),
+        ),
+        (None, "年假".into()),
+        (
+            Some("劳动合同法 > 第四章"),
+            "劳动合同期限三个月以上不满一年的，试用期不得超过一个月。".into(),
+        ),
+        (
+            Some("Benefits"),
+            "The company matches 401(k) contributions up to 4% of salary.".into(),
+        ),
+    ]
+}
+
+#[test]
+fn the_worker_packs_texts_into_one_decode_and_reads_sentences_in_their_passage() {
+    use evident_core::model::builtin::BuiltinModel;
+    use evident_core::model::{Embedder, InPassage, InputKind, ModelServer, ServerConfig, Text};
+
+    let _one = one_model_at_a_time();
+    let model = BuiltinModel::new(gemma(), bin());
+    let texts = mixed_texts();
+    let inputs: Vec<Text<'_>> = texts
+        .iter()
+        .map(|(title, body)| Text {
+            title: *title,
+            body: body.as_str(),
+        })
+        .collect();
+    // Packed: the nine texts go to the worker in requests of eight, several per decode.
+    let packed = model.embed(&inputs, InputKind::Passage).expect("embeds");
+    // Alone: one text per request, one per decode.
+    let alone: Vec<Vec<f32>> = inputs
+        .iter()
+        .map(|t| {
+            model
+                .embed(std::slice::from_ref(t), InputKind::Passage)
+                .expect("embeds")
+                .remove(0)
+        })
+        .collect();
+    for (i, (p, a)) in packed.iter().zip(&alone).enumerate() {
+        let cos = cosine(p, a);
+        assert!(
+            cos >= 1.0 - 1e-4,
+            "text {i} ({:?}): packed and alone differ, cosine {cos}",
+            texts[i].1
+        );
+    }
+
+    // The worker takes the mean of the tokens itself (that is how a span can be
+    // pooled); llama.cpp's own mean pooling, in another build (llama-cpp-python), gives
+    // the same vectors.
+    let server = evident_core::testing::LlamaServer::start_gemma();
+    let reference = ModelServer::new(ServerConfig {
+        base_url: server.url.clone(),
+        model: evident_core::testing::GEMMA_MODEL.to_owned(),
+        api_key: None,
+        prompt: None,
+    })
+    .expect("a usable address")
+    .embed(&inputs, InputKind::Passage)
+    .expect("the server embeds");
+    for (i, (p, r)) in packed.iter().zip(&reference).enumerate() {
+        let cos = cosine(p, r);
+        assert!(
+            cos >= 0.999,
+            "text {i}: worker and llama.cpp's pooling differ, cosine {cos}"
+        );
+    }
+
+    // A passage read once: its vector is the one it has alone, and each sentence's
+    // vector, pooled over its own tokens in the passage, is closest to that sentence
+    // read alone among the passage's sentences.
+    let body = "员工因公出差，住宿费按城市类别报销。出差期间的市内交通费凭票据据实报销。\
+                Employees receive 16 weeks of paid parental leave.";
+    let sentences = [(0, 54), (54, 108), (108, body.len())];
+    let pieces: Vec<&str> = sentences.iter().map(|&(s, e)| &body[s..e]).collect();
+    assert_eq!(pieces[1], "出差期间的市内交通费凭票据据实报销。");
+    let title = Some("差旅制度 > 第十二条");
+    let read = model
+        .embed_in_passage(&[InPassage {
+            text: Text { title, body },
+            sentences: &sentences,
+        }])
+        .expect("embeds")
+        .expect("EmbeddingGemma pools by the mean, so it reads sentences in their passage")
+        .remove(0);
+    let whole = model
+        .embed(&[Text { title, body }], InputKind::Passage)
+        .expect("embeds")
+        .remove(0);
+    assert!(cosine(&read.passage, &whole) >= 1.0 - 1e-4);
+    let on_their_own = model
+        .embed(
+            &pieces
+                .iter()
+                .map(|&body| Text { title, body })
+                .collect::<Vec<_>>(),
+            InputKind::Passage,
+        )
+        .expect("embeds");
+    for (i, v) in read.sentences.iter().enumerate() {
+        let v = v
+            .as_ref()
+            .expect("every sentence is within the passage's tokens");
+        assert!((cosine(v, v) - 1.0).abs() < 1e-4, "a unit vector");
+        let closest = (0..pieces.len())
+            .max_by(|&a, &b| cosine(v, &on_their_own[a]).total_cmp(&cosine(v, &on_their_own[b])))
+            .expect("three sentences");
+        assert_eq!(
+            closest, i,
+            "sentence {i} ({}) read in its passage",
+            pieces[i]
+        );
+    }
+    let identity = model.identity().expect("identity");
+    assert!(
+        identity.prompt.contains("sentences read in their passage"),
+        "vectors of sentences read alone are never mixed with these: {:?}",
+        identity.prompt
+    );
+}
