@@ -17,7 +17,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::Result;
-use crate::model::{Embedder, InPassage, InputKind, PassageVectors, Text};
+use crate::model::{Embedder, InputKind, Text};
 pub use crate::store::passage_text::{PassageInput, embed_key, passage_input, sentence_spans};
 use crate::store::{ChunkVectors, PendingChunk, Store, VectorCoverage};
 
@@ -42,18 +42,6 @@ pub struct EmbedProgress {
     pub embedded: usize,
     /// Chunks in the index.
     pub total: usize,
-    /// How long the rest will take at this pass's rate so far (whole seconds, rounded
-    /// up); `None` before its first step, when there is no rate yet.
-    pub seconds_left: Option<u64>,
-}
-
-/// The time the rest of a pass will take: `left` chunks at the rate of `done` in
-/// `elapsed` seconds.
-fn seconds_left(done: usize, elapsed: f64, left: usize) -> Option<u64> {
-    if done == 0 || elapsed <= 0.0 {
-        return None;
-    }
-    Some((left as f64 * elapsed / done as f64).ceil() as u64)
 }
 
 /// What an embedding pass did.
@@ -94,109 +82,11 @@ fn embed_step(embedder: &dyn Embedder, pending: &[PendingChunk]) -> Result<Vec<C
         );
         layout.push(spans);
     }
-    let vectors = match in_passage(embedder, &passages, &sentences)? {
-        Some(vectors) => vectors,
-        None => one_by_one(embedder, &passages, &sentences)?,
-    };
-    Ok(pending
-        .iter()
-        .zip(layout)
-        .zip(vectors)
-        .map(|((chunk, spans), v)| ChunkVectors {
-            embed_key: chunk.embed_key.clone(),
-            passage: v.passage,
-            sentences: v
-                .sentences
-                .into_iter()
-                .map(Option::unwrap_or_default)
-                .collect(),
-            spans,
-        })
-        .collect())
-}
-
-/// Each passage read once, its sentences pooled within it ([`Embedder::embed_in_passage`]);
-/// a sentence that could not be (past the model's tokens, or not found in the folded
-/// passage) is embedded on its own. `None` when the embedder cannot read sentences in
-/// their passage.
-fn in_passage(
-    embedder: &dyn Embedder,
-    passages: &[PassageInput],
-    sentences: &[Vec<String>],
-) -> Result<Option<Vec<PassageVectors>>> {
-    let spans: Vec<Vec<(usize, usize)>> = passages
-        .iter()
-        .zip(sentences)
-        .map(|(p, sentences)| spans_within(&p.text, sentences))
-        .collect();
-    let asked: Vec<InPassage<'_>> = passages
-        .iter()
-        .zip(&spans)
-        .map(|(p, spans)| InPassage {
-            text: as_text(p),
-            sentences: spans,
-        })
-        .collect();
-    let Some(mut vectors) = embedder.embed_in_passage(&asked)? else {
-        return Ok(None);
-    };
-    // Sentences the passage's reading did not cover, each with the passage's place.
-    let titled = embedder.titles_sentences();
-    let mut alone: Vec<(usize, usize)> = Vec::new();
-    let mut inputs: Vec<Text<'_>> = Vec::new();
-    for (i, (v, p)) in vectors.iter().zip(passages).enumerate() {
-        for (j, sentence) in sentences[i].iter().enumerate() {
-            if v.sentences.get(j).is_none_or(Option::is_none) {
-                alone.push((i, j));
-                inputs.push(Text {
-                    title: if titled { p.place.as_deref() } else { None },
-                    body: sentence,
-                });
-            }
-        }
-    }
-    if !inputs.is_empty() {
-        let embedded = embedder.embed(&inputs, InputKind::Passage)?;
-        for ((i, j), v) in alone.into_iter().zip(embedded) {
-            let slots = &mut vectors[i].sentences;
-            if slots.len() <= j {
-                slots.resize(j + 1, None);
-            }
-            slots[j] = Some(v);
-        }
-    }
-    Ok(Some(vectors))
-}
-
-/// Where each of `sentences` (each folded on its own) lies in the folded `passage`, in
-/// order; a sentence not found there gets an empty span, which no token falls in.
-fn spans_within(passage: &str, sentences: &[String]) -> Vec<(usize, usize)> {
-    let mut cursor = 0;
-    sentences
-        .iter()
-        .map(
-            |s| match passage.get(cursor..).and_then(|rest| rest.find(s.as_str())) {
-                Some(at) => {
-                    let start = cursor + at;
-                    cursor = start + s.len();
-                    (start, cursor)
-                }
-                None => (cursor, cursor),
-            },
-        )
-        .collect()
-}
-
-/// Each passage, then its sentences on their own (with the passage's place, for a
-/// model that reads titles apart).
-fn one_by_one(
-    embedder: &dyn Embedder,
-    passages: &[PassageInput],
-    sentences: &[Vec<String>],
-) -> Result<Vec<PassageVectors>> {
+    // Each passage, then its sentences (with the passage's place, for a model that
+    // reads titles apart).
     let titled = embedder.titles_sentences();
     let mut inputs: Vec<Text<'_>> = Vec::new();
-    for (passage, sentences) in passages.iter().zip(sentences) {
+    for (passage, sentences) in passages.iter().zip(&sentences) {
         inputs.push(as_text(passage));
         inputs.extend(sentences.iter().map(|s| Text {
             title: if titled {
@@ -208,11 +98,14 @@ fn one_by_one(
         }));
     }
     let mut vectors = embedder.embed(&inputs, InputKind::Passage)?.into_iter();
-    Ok(sentences
+    Ok(pending
         .iter()
-        .map(|sentences| PassageVectors {
+        .zip(layout)
+        .map(|(chunk, spans)| ChunkVectors {
+            embed_key: chunk.embed_key.clone(),
             passage: vectors.next().unwrap_or_default(),
-            sentences: vectors.by_ref().take(sentences.len()).map(Some).collect(),
+            sentences: vectors.by_ref().take(spans.len()).collect(),
+            spans,
         })
         .collect())
 }
@@ -234,9 +127,7 @@ pub fn embed_missing(
     let mut cancelled = !progress(EmbedProgress {
         embedded: coverage.embedded,
         total: coverage.total,
-        seconds_left: None,
     });
-    let mut chunks_now = 0;
     'pages: while !cancelled {
         let page = store.chunks_missing_vectors(model_id, CHUNKS_PER_PAGE)?;
         if page.is_empty() {
@@ -246,18 +137,10 @@ pub fn embed_missing(
             let rows = embed_step(embedder, pending)?;
             store.put_vectors(model_id, &rows)?;
             embedded_now += rows.len();
-            let chunks: usize = pending.iter().map(|c| c.chunks).sum();
-            coverage.embedded += chunks;
-            chunks_now += chunks;
-            let embedded = coverage.embedded.min(coverage.total);
+            coverage.embedded += pending.iter().map(|c| c.chunks).sum::<usize>();
             cancelled = !progress(EmbedProgress {
-                embedded,
+                embedded: coverage.embedded.min(coverage.total),
                 total: coverage.total,
-                seconds_left: seconds_left(
-                    chunks_now,
-                    started.elapsed().as_secs_f64(),
-                    coverage.total - embedded,
-                ),
             });
             if cancelled {
                 break 'pages;
@@ -276,46 +159,4 @@ pub fn embed_missing(
         pruned,
         seconds: started.elapsed().as_secs_f64(),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_time_left_follows_the_rate_so_far() {
-        assert_eq!(
-            seconds_left(0, 3.0, 100),
-            None,
-            "no rate before the first step"
-        );
-        assert_eq!(seconds_left(8, 0.0, 100), None);
-        // 8 chunks in 4 s: 2 a second, so 100 more take 50 s.
-        assert_eq!(seconds_left(8, 4.0, 100), Some(50));
-        assert_eq!(
-            seconds_left(3, 1.0, 1),
-            Some(1),
-            "rounded up, never 0 while some are left"
-        );
-        assert_eq!(seconds_left(8, 4.0, 0), Some(0));
-    }
-
-    #[test]
-    fn sentences_are_found_in_their_folded_passage_in_order() {
-        let passage = "第一条 请假须申请。病假须附证明。病假须附证明。";
-        let sentences = vec![
-            "第一条 请假须申请。".to_owned(),
-            "病假须附证明。".to_owned(),
-            "病假须附证明。".to_owned(),
-            "不在这里。".to_owned(),
-        ];
-        let spans = spans_within(passage, &sentences);
-        let pieces: Vec<&str> = spans.iter().map(|&(s, e)| &passage[s..e]).collect();
-        assert_eq!(
-            pieces[..3],
-            ["第一条 请假须申请。", "病假须附证明。", "病假须附证明。"]
-        );
-        assert!(spans[1].1 <= spans[2].0, "the second copy is the later one");
-        assert_eq!(spans[3].0, spans[3].1, "one not found gets an empty span");
-    }
 }

@@ -75,25 +75,6 @@ impl<'a> From<&'a str> for Text<'a> {
     }
 }
 
-/// A passage to read once for its own vector and its sentences' ([`Embedder::embed_in_passage`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct InPassage<'a> {
-    /// The passage, with its place as the title.
-    pub text: Text<'a>,
-    /// Its sentences: byte ranges of `text.body`, in order.
-    pub sentences: &'a [(usize, usize)],
-}
-
-/// The unit vectors of one [`InPassage`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct PassageVectors {
-    /// The passage's vector, as [`Embedder::embed`] gives it.
-    pub passage: Vec<f32>,
-    /// One per sentence, in order; `None` for a sentence the model could not read in
-    /// the passage (past its 512 tokens): embed that one on its own.
-    pub sentences: Vec<Option<Vec<f32>>>,
-}
-
 /// What a model is: its name on the server, its vector width, the prompts it is given
 /// and the (unit) vector it gives [`PROBE_TEXT`].
 #[derive(Debug, Clone, PartialEq)]
@@ -150,17 +131,5 @@ pub trait Embedder: Send + Sync {
     /// ([`PromptFamily::matryoshka_prefix`]); `None` compares whole vectors.
     fn first_pass_dims(&self) -> Option<usize> {
         None
-    }
-
-    /// Each passage's vector and its sentences', from one reading of the passage: a
-    /// sentence's vector is the mean of its own tokens as the model read them in the
-    /// whole passage (late chunking), so the sentences cost nothing beyond the passage,
-    /// and a sentence such as "this is paid in full" keeps what its passage is about.
-    /// `Ok(None)` when the model cannot (a server; a model that does not pool by the
-    /// mean): the caller embeds the sentences on their own. A model that can says so in
-    /// its identity's prompts, so that the two kinds of sentence vector are never mixed.
-    fn embed_in_passage(&self, passages: &[InPassage<'_>]) -> Result<Option<Vec<PassageVectors>>> {
-        let _ = passages;
-        Ok(None)
     }
 }

@@ -132,12 +132,4 @@ impl Embedder for VectorCache {
     fn first_pass_dims(&self) -> Option<usize> {
         self.inner.first_pass_dims()
     }
-
-    // Not cached: a passage's sentences are read in it, one request for all.
-    fn embed_in_passage(
-        &self,
-        passages: &[evident_core::model::InPassage<'_>],
-    ) -> evident_core::model::Result<Option<Vec<evident_core::model::PassageVectors>>> {
-        self.inner.embed_in_passage(passages)
-    }
 }

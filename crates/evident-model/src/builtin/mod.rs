@@ -27,11 +27,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 use std::time::{Duration, Instant};
 
-use self::protocol::{Described, GgufInfo, Reply, Request, SpannedText, WORKER_FLAG};
-use super::{
-    Embedder, InPassage, InputKind, ModelIdentity, PROBE_TEXT, PassageVectors, PromptFamily, Text,
-    vector,
-};
+use self::protocol::{Described, GgufInfo, Reply, Request, WORKER_FLAG};
+use super::{Embedder, InputKind, ModelIdentity, PROBE_TEXT, PromptFamily, Text, vector};
 use crate::{Error, Result};
 use evident_worker::confine::{Confinement, Probe};
 use evident_worker::process::{Failure, Launch, LineWorker};
@@ -47,9 +44,6 @@ pub const REPLY_LIMIT: Duration = Duration::from_secs(120);
 /// Texts per request to the worker: small enough that progress moves and a cancel is
 /// heard within seconds.
 const BATCH: usize = 8;
-
-/// Added to the identity's prompts when sentences are read in their passage.
-const SENTENCES_IN_PASSAGE: &str = "\u{1f}sentences read in their passage";
 
 /// The built-in model's worker, while it runs (killed and reaped when dropped).
 struct Running {
@@ -144,8 +138,6 @@ pub struct BuiltinModel {
     slot: Arc<Mutex<Option<Running>>>,
     info: Mutex<Option<GgufInfo>>,
     confinement: Mutex<Option<Confinement>>,
-    /// Whether the loaded model reads sentences in their passage ([`Reply::Loaded`]).
-    reads_spans: Mutex<Option<bool>>,
     identity: Mutex<Option<ModelIdentity>>,
     family: Mutex<Option<PromptFamily>>,
 }
@@ -171,7 +163,6 @@ impl BuiltinModel {
             slot: Arc::new(Mutex::new(None)),
             info: Mutex::new(None),
             confinement: Mutex::new(None),
-            reads_spans: Mutex::new(None),
             identity: Mutex::new(None),
             family: Mutex::new(None),
         }
@@ -220,12 +211,6 @@ impl BuiltinModel {
             Reply::Probed(probe) => Ok(probe),
             other => Err(self.model_error(format!("the worker answered {other:?}"))),
         }
-    }
-
-    /// Whether the loaded model reads sentences in their passage
-    /// ([`Embedder::embed_in_passage`]); false until it has been loaded.
-    fn reads_spans(&self) -> bool {
-        lock(&self.reads_spans).unwrap_or(false)
     }
 
     /// Whether the worker is running now.
@@ -282,14 +267,9 @@ impl BuiltinModel {
         )
         .map_err(|broken| self.model_error(broken.reason()))?;
         match reply {
-            Reply::Loaded {
-                info,
-                confinement,
-                reads_spans,
-            } => {
+            Reply::Loaded { info, confinement } => {
                 *lock(&self.info) = Some(info);
                 *lock(&self.confinement) = Some(confinement);
-                *lock(&self.reads_spans) = Some(reads_spans);
                 Ok(running)
             }
             Reply::Failed(why) => Err(self.model_error(why)),
@@ -556,18 +536,12 @@ impl Embedder for BuiltinModel {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let mut prompt = family.key();
-        if self.reads_spans() {
-            // Sentence vectors pooled in their passage are another kind of vector than
-            // those of sentences read alone: an index never holds both.
-            prompt.push_str(SENTENCES_IN_PASSAGE);
-        }
         let id = ModelIdentity {
             // "built-in" keeps a server's vectors of the same model apart from these.
             name: format!("built-in:{file}"),
             dim: probe.len(),
             probe,
-            prompt,
+            prompt: family.key(),
         };
         *lock(&self.identity) = Some(id.clone());
         Ok(id)
@@ -592,57 +566,6 @@ impl Embedder for BuiltinModel {
 
     fn location(&self) -> String {
         format!("built-in: {}", self.path.display())
-    }
-
-    fn embed_in_passage(&self, passages: &[InPassage<'_>]) -> Result<Option<Vec<PassageVectors>>> {
-        let width = self.identity()?.dim;
-        if !self.reads_spans() {
-            return Ok(None);
-        }
-        let family = self.prompt_family();
-        let mut out = Vec::with_capacity(passages.len());
-        for batch in passages.chunks(BATCH) {
-            let texts: Vec<SpannedText> = batch
-                .iter()
-                .map(|p| {
-                    let text = family.document(p.text.title, p.text.body);
-                    // The body ends the prompt; its sentences move by what comes before.
-                    let spans = text
-                        .strip_suffix(p.text.body)
-                        .map(|before| {
-                            p.sentences
-                                .iter()
-                                .map(|&(s, e)| (s + before.len(), e + before.len()))
-                                .collect()
-                        })
-                        .unwrap_or_default();
-                    SpannedText { text, spans }
-                })
-                .collect();
-            let count = texts.len();
-            let answers = match self.request(&Request::EmbedSpans { texts })? {
-                Reply::Spanned(answers) if answers.len() == count => answers,
-                Reply::Failed(why) => return Err(self.model_error(why)),
-                other => {
-                    return Err(self.model_error(format!("the worker answered {other:?}")));
-                }
-            };
-            for (p, answer) in batch.iter().zip(answers) {
-                let unit = |v: Vec<f32>| {
-                    vector::unit(v, Some(width)).map_err(|why| self.model_error(why.to_string()))
-                };
-                let mut sentences: Vec<Option<Vec<f32>>> = Vec::new();
-                for v in answer.spans {
-                    sentences.push(v.map(unit).transpose()?);
-                }
-                sentences.resize(p.sentences.len(), None);
-                out.push(PassageVectors {
-                    passage: unit(answer.whole)?,
-                    sentences,
-                });
-            }
-        }
-        Ok(Some(out))
     }
 
     fn batch_size(&self) -> usize {

@@ -29,13 +29,6 @@ pub enum Request {
         /// The texts.
         texts: Vec<String>,
     },
-    /// Read each text once and give its vector and one vector per span, pooled over the
-    /// span's tokens as they were read in the whole text (late chunking). Only a worker
-    /// that said [`Reply::Loaded::reads_spans`] can.
-    EmbedSpans {
-        /// The texts (already dressed in the model's prompts), each with its spans.
-        texts: Vec<SpannedText>,
-    },
     /// Try what a hostile model file would (read another file, write one, connect to
     /// `port` on loopback, run a program) and say what worked: for tests.
     Probe {
@@ -54,38 +47,13 @@ pub enum Reply {
         info: GgufInfo,
         /// What the worker's confinement enforces.
         confinement: Confinement,
-        /// Whether it can answer [`Request::EmbedSpans`]: the model pools by the mean
-        /// of its tokens, so a span's mean is a vector of the same kind.
-        #[serde(default)]
-        reads_spans: bool,
     },
     /// What a [`Request::Probe`] could do.
     Probed(Probe),
     /// One raw (not normalised) vector per text of a [`Request::Embed`], in order.
     Vectors(Vec<Vec<f32>>),
-    /// One answer per text of a [`Request::EmbedSpans`], in order.
-    Spanned(Vec<SpannedVectors>),
     /// The request failed; the words are for the user.
     Failed(String),
-}
-
-/// A text and the byte ranges within it that get vectors of their own.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct SpannedText {
-    /// The text, dressed in the model's prompt.
-    pub text: String,
-    /// Byte ranges of `text` (on character boundaries), in order.
-    pub spans: Vec<(usize, usize)>,
-}
-
-/// The raw (not normalised) vectors of one [`SpannedText`].
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct SpannedVectors {
-    /// The whole text's vector, as [`Request::Embed`] gives it.
-    pub whole: Vec<f32>,
-    /// One per span, in order; `None` where the span has no token of its own in what
-    /// was read (cut off after the model's 512 tokens, or not found in the tokens).
-    pub spans: Vec<Option<Vec<f32>>>,
 }
 
 /// A model file: its header, or why it cannot be used.
