@@ -131,6 +131,31 @@ pub fn render_page(
     width: u32,
     fonts: &[PathBuf],
 ) -> Result<PageImage, Problem> {
+    let pdf = open_for_drawing(bytes)?;
+    let (mut image, to_pixels) = draw(&pdf, page, width, fonts)?;
+    let (boxes, text_note) = page_boxes(bytes, image.page, image.page_count, to_pixels);
+    image.boxes = boxes;
+    image.text_note = text_note;
+    Ok(image)
+}
+
+/// Draws `pages` (1-based) of the PDF in `bytes` at [`super::ocr::DPI`] for reading
+/// them by OCR: the file is parsed once for all of them, and no text boxes are made (a
+/// scanned page has none). A page that cannot be drawn gets its own reason.
+pub fn render_for_reading(
+    bytes: &[u8],
+    pages: &[u32],
+    fonts: &[PathBuf],
+) -> Result<Vec<Result<PageImage, Problem>>, Problem> {
+    let pdf = open_for_drawing(bytes)?;
+    Ok(pages
+        .iter()
+        .map(|&page| draw(&pdf, page, 0, fonts).map(|(image, _)| image))
+        .collect())
+}
+
+/// The PDF in `bytes`, parsed for drawing.
+fn open_for_drawing(bytes: &[u8]) -> Result<Pdf, Problem> {
     if !bytes[..bytes.len().min(1024)]
         .windows(5)
         .any(|w| w == b"%PDF-")
@@ -143,12 +168,23 @@ pub fn render_page(
             detail: format!("{other:?}"),
         },
     })?;
-    let pages = pdf.pages();
-    let page_count = pages.len() as u32;
-    if page_count == 0 {
+    if pdf.pages().is_empty() {
         return Err(Problem::PdfNoPages);
     }
-    let number = page.clamp(1, page_count);
+    Ok(pdf)
+}
+
+/// Draws one page of `pdf` (see [`render_page`]), without its text boxes; also gives
+/// the transform from PDF user space to the image's pixels.
+fn draw(
+    pdf: &Pdf,
+    page: u32,
+    width: u32,
+    fonts: &[PathBuf],
+) -> Result<(PageImage, Affine), Problem> {
+    let pages = pdf.pages();
+    let page_count = pages.len() as u32;
+    let number = page.clamp(1, page_count.max(1));
     let Some(drawn) = pages.get(number as usize - 1) else {
         return Err(Problem::PdfNoPages);
     };
@@ -185,16 +221,16 @@ pub fn render_page(
         detail: format!("the page could not be encoded as an image ({e:?})"),
     })?;
     let to_pixels = Affine::scale(scale) * drawn.initial_transform(true).to_kurbo();
-    let (boxes, text_note) = page_boxes(bytes, number, page_count, to_pixels);
-    Ok(PageImage {
+    let image = PageImage {
         page: number,
         page_count,
         width: img_w,
         height: img_h,
-        boxes,
-        text_note,
+        boxes: Vec::new(),
+        text_note: None,
         png,
-    })
+    };
+    Ok((image, to_pixels))
 }
 
 /// The text boxes of page `number`, mapped into the image by `to_pixels` (from PDF

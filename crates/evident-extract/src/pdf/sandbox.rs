@@ -25,7 +25,7 @@ use super::confine::confine;
 #[cfg(feature = "testing")]
 pub use super::hostile::Misbehaviour;
 use super::read::{RawPdf, read_pdf};
-use super::render::{PageImage, fallback_fonts, render_page};
+use super::render::{PageImage, fallback_fonts, render_for_reading, render_page};
 use evident_words::problem::Problem;
 
 /// First argument that turns an Evident binary into a PDF worker.
@@ -35,11 +35,20 @@ pub const WORKER_ARG: &str = "__evident-pdf-worker";
 /// (a 256 MB PDF of text is rarely a tenth of that as text), far less than memory.
 pub const MAX_REPLY_BYTES: u64 = 256 << 20;
 
-/// What the worker prints. A drawn page's PNG follows the JSON line as raw bytes.
+/// Most pages one worker run draws for reading: the file is parsed once for them, and
+/// their images (a few MB each) are held until they are sent.
+pub const PAGES_PER_RUN: usize = 8;
+
+/// What the worker prints. A drawn page's PNG follows the JSON line as raw bytes (the
+/// PNGs of pages drawn for reading follow one after another, of the lengths given).
 #[derive(Debug, Serialize, Deserialize)]
 pub(super) enum WorkerReply {
     Read(RawPdf),
     Rendered(PageImage),
+    RenderedForReading {
+        pages: Vec<Result<PageImage, Problem>>,
+        png_lengths: Vec<usize>,
+    },
     Failed(Problem),
     /// What a worker of this kind gets from this kernel ([`PdfSandbox::confinement`]).
     Confined(super::confine::Confinement),
@@ -55,6 +64,12 @@ enum Job {
     /// Draw one page (1-based) this many pixels wide (0: at [`super::ocr::DPI`]), with
     /// its text boxes.
     Render { page: u32, width: u32 },
+    /// Draw these pages (the first `count` of `pages`) for reading, at
+    /// [`super::ocr::DPI`], with no text boxes.
+    RenderForReading {
+        pages: [u32; PAGES_PER_RUN],
+        count: usize,
+    },
     /// Become Tesseract and read the image on stdin, in these languages (`turned`: after
     /// finding the page's orientation, [`super::ocr::tesseract_args`]).
     Ocr { langs: &'static str, turned: bool },
@@ -67,6 +82,14 @@ impl Job {
         match self {
             Self::Read => None,
             Self::Render { page, width } => Some(format!("render:{page}:{width}")),
+            Self::RenderForReading { pages, count } => Some(format!(
+                "render-for-reading:{}",
+                pages[..count]
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(",")
+            )),
             Self::Ocr {
                 langs,
                 turned: false,
@@ -101,6 +124,15 @@ impl Job {
             .into_iter()
             .find(|l| *l == langs)?;
             return Some(Self::Ocr { langs, turned });
+        }
+        if let Some(list) = arg.strip_prefix("render-for-reading:") {
+            let mut pages = [0; PAGES_PER_RUN];
+            let mut count = 0;
+            for number in list.split(',') {
+                *pages.get_mut(count)? = number.parse().ok()?;
+                count += 1;
+            }
+            return Some(Self::RenderForReading { pages, count });
         }
         let mut parts = arg.strip_prefix("render:")?.split(':');
         let page = parts.next()?.parse().ok()?;
@@ -223,6 +255,56 @@ impl PdfSandbox {
         }
     }
 
+    /// Draws `pages` (1-based, at most [`PAGES_PER_RUN`]) of the PDF `bytes` for reading
+    /// by OCR, in one worker run that parses the file once; a page that cannot be drawn
+    /// gets its own reason.
+    pub fn render_for_reading(
+        &self,
+        bytes: &[u8],
+        pages: &[u32],
+    ) -> Result<Vec<Result<PageImage, Problem>>, Problem> {
+        let reader = |detail: String| Problem::PdfReader { detail };
+        let count = pages.len().min(PAGES_PER_RUN);
+        let mut asked = [0; PAGES_PER_RUN];
+        asked[..count].copy_from_slice(&pages[..count]);
+        // Each page may take what one page drawn alone may.
+        let limit = self.timeout.saturating_mul(count.max(1) as u32);
+        let out = self
+            .run_raw(
+                bytes,
+                Job::RenderForReading {
+                    pages: asked,
+                    count,
+                },
+                limit,
+            )
+            .map_err(reader)?;
+        let unreadable =
+            |e: &str| reader(format!("the PDF reader returned unreadable output ({e})"));
+        let at = out.iter().position(|&b| b == b'\n').unwrap_or(out.len());
+        match serde_json::from_slice::<WorkerReply>(&out[..at]) {
+            Ok(WorkerReply::RenderedForReading {
+                mut pages,
+                png_lengths,
+            }) if png_lengths.len() == pages.len() => {
+                let mut images = out.get(at + 1..).unwrap_or_default();
+                for (page, &len) in pages.iter_mut().zip(&png_lengths) {
+                    let Some((png, rest)) = images.split_at_checked(len) else {
+                        return Err(unreadable("a page image is cut short"));
+                    };
+                    if let Ok(image) = page {
+                        image.png = png.to_vec();
+                    }
+                    images = rest;
+                }
+                Ok(pages)
+            }
+            Ok(WorkerReply::Failed(why)) => Err(why),
+            Ok(_) => Err(reader("the PDF reader answered another question".into())),
+            Err(e) => Err(unreadable(&e.to_string())),
+        }
+    }
+
     fn run(&self, bytes: &[u8], job: Job) -> Result<WorkerReply, String> {
         let out = self.run_raw(bytes, job, self.timeout)?;
         let unreadable = |e: String| format!("the PDF reader returned unreadable output ({e})");
@@ -295,7 +377,9 @@ impl PdfSandbox {
             launch = launch.arg(arg);
             match (job, program) {
                 // The fonts a page may need, the only files the worker may then read.
-                (Job::Render { .. }, _) => launch = launch.args(fallback_fonts()),
+                (Job::Render { .. } | Job::RenderForReading { .. }, _) => {
+                    launch = launch.args(fallback_fonts())
+                }
                 (Job::Ocr { .. } | Job::Report { ocr: true }, Some(program)) => {
                     launch = launch.arg(program)
                 }
@@ -437,7 +521,9 @@ pub fn run_worker_if_requested() {
         });
     }
     let readable: Vec<PathBuf> = match job {
-        Job::Render { .. } => args.iter().skip(5).map(PathBuf::from).collect(),
+        Job::Render { .. } | Job::RenderForReading { .. } => {
+            args.iter().skip(5).map(PathBuf::from).collect()
+        }
         Job::Read | Job::Ocr { .. } | Job::Report { .. } => Vec::new(),
     };
     let reply = match confine(memory, cpu, &readable) {
@@ -475,6 +561,18 @@ pub fn run_worker_if_requested() {
                                     Err(reason) => WorkerReply::Failed(reason),
                                 }
                             }
+                            Job::RenderForReading { pages, count } => {
+                                match render_for_reading(&bytes, &pages[..count], &readable) {
+                                    Ok(pages) => WorkerReply::RenderedForReading {
+                                        png_lengths: pages
+                                            .iter()
+                                            .map(|p| p.as_ref().map_or(0, |i| i.png.len()))
+                                            .collect(),
+                                        pages,
+                                    },
+                                    Err(reason) => WorkerReply::Failed(reason),
+                                }
+                            }
                             Job::Ocr { .. } | Job::Report { .. } => {
                                 WorkerReply::Failed(Problem::PdfReader {
                                     detail: "the reader was asked to read an image".into(),
@@ -498,6 +596,12 @@ fn reply_and_exit(reply: &WorkerReply) -> ! {
     let mut written = serde_json::to_writer(&mut out, reply).is_ok();
     if let WorkerReply::Rendered(page) = reply {
         written = written && out.write_all(b"\n").is_ok() && out.write_all(&page.png).is_ok();
+    }
+    if let WorkerReply::RenderedForReading { pages, .. } = reply {
+        written = written && out.write_all(b"\n").is_ok();
+        for image in pages.iter().flatten() {
+            written = written && out.write_all(&image.png).is_ok();
+        }
     }
     let written = written && out.flush().is_ok();
     std::process::exit(if written { 0 } else { 3 });
@@ -563,4 +667,39 @@ fn become_tesseract(
     }
     #[cfg(not(unix))]
     fail(format!("reading scans needs Tesseract ({langs})"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_job_goes_to_the_worker_as_one_argument_and_back() {
+        let mut pages = [0; PAGES_PER_RUN];
+        pages[..3].copy_from_slice(&[2, 5, 9]);
+        for job in [
+            Job::Render { page: 3, width: 0 },
+            Job::RenderForReading { pages, count: 3 },
+            Job::Ocr {
+                langs: super::super::ocr::CHINESE,
+                turned: true,
+            },
+            Job::Report { ocr: true },
+        ] {
+            let arg = job.arg().expect("an argument");
+            assert_eq!(Job::parse(&arg), Some(job), "{arg}");
+        }
+        assert_eq!(
+            Job::RenderForReading { pages, count: 3 }.arg().as_deref(),
+            Some("render-for-reading:2,5,9")
+        );
+        // More pages than one run draws, or anything but page numbers, is no job.
+        assert_eq!(Job::parse("render-for-reading:1,2,3,4,5,6,7,8,9"), None);
+        assert_eq!(Job::parse("render-for-reading:1,x"), None);
+        assert_eq!(
+            Job::parse("ocr:fra"),
+            None,
+            "only the languages Evident asks for"
+        );
+    }
 }
