@@ -4,58 +4,21 @@
 //! and kept for a while.
 //!
 //! The window parses no PDF: pdf.js, its worker and fonts cost its web process about
-//! 130 MB. Recent pages are kept here, keyed by the file's content hash, the page and the
-//! width asked for, so going back to a citation costs nothing and a file changed on disk
-//! is drawn anew.
+//! 130 MB. Recent pages are kept ([`PageCache`]), found by the file's identity, the page
+//! and the width asked for before the file is read, so going back to a citation costs
+//! nothing even in a 256 MB file, and a file changed on disk is drawn anew.
 
 use evident_core::ErrorCode;
-use std::collections::VecDeque;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 use evident_core::extract::DocumentKind;
 use evident_core::extract::pdf::PdfSandbox;
+use evident_core::page_cache::{FileId, PageKey};
 use tauri::{AppHandle, Manager};
 
 use crate::commands::library_document;
 use crate::error::{CommandError, CommandResult};
 use crate::state::AppState;
-
-/// Pages kept: a few hundred KB each.
-const KEPT_PAGES: usize = 12;
-
-/// Which drawing of which file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Key {
-    sha256: String,
-    page: u32,
-    width: u32,
-}
-
-/// Recently drawn pages, the most recent last.
-#[derive(Default)]
-pub struct PageCache {
-    pages: Mutex<VecDeque<(Key, Arc<Vec<u8>>)>>,
-}
-
-impl PageCache {
-    fn get(&self, key: &Key) -> Option<Arc<Vec<u8>>> {
-        let mut pages = self.pages.lock().unwrap_or_else(PoisonError::into_inner);
-        let at = pages.iter().position(|(k, _)| k == key)?;
-        let hit = pages.remove(at)?;
-        let frame = hit.1.clone();
-        pages.push_back(hit);
-        Some(frame)
-    }
-
-    fn put(&self, key: Key, frame: Arc<Vec<u8>>) {
-        let mut pages = self.pages.lock().unwrap_or_else(PoisonError::into_inner);
-        pages.retain(|(k, _)| k != &key);
-        pages.push_back((key, frame));
-        while pages.len() > KEPT_PAGES {
-            pages.pop_front();
-        }
-    }
-}
 
 /// Page `page` (1-based) of PDF document `id`, drawn `width` pixels wide: a
 /// little-endian u32 with the length of the JSON that follows (`PageImage`: the page
@@ -71,6 +34,16 @@ pub async fn pdf_page(
         let state = app.state::<AppState>();
         let document = library_document(&state, id, Some(DocumentKind::Pdf))?;
         let path = document.path;
+        let file = FileId::of(&path).ok_or_else(|| {
+            CommandError::new(
+                ErrorCode::Io,
+                format!("cannot read {} (was it moved or deleted?)", path.display()),
+            )
+        })?;
+        let key = PageKey { file, page, width };
+        if let Some(frame) = state.pages.get(&key) {
+            return Ok(tauri::ipc::Response::new(frame.as_ref().clone()));
+        }
         let bytes = evident_core::limits::read_capped(
             &path,
             evident_core::limits::MAX_PDF_BYTES,
@@ -86,14 +59,6 @@ pub async fn pdf_page(
             ),
             other => other.into(),
         })?;
-        let key = Key {
-            sha256: evident_core::store::sha256_hex(&bytes),
-            page,
-            width,
-        };
-        if let Some(frame) = state.pages.get(&key) {
-            return Ok(tauri::ipc::Response::new(frame.as_ref().clone()));
-        }
         let sandbox = PdfSandbox::current_exe()
             .map_err(|e| CommandError::new(ErrorCode::Io, e.to_string()))?;
         let mut image =
@@ -105,7 +70,7 @@ pub async fn pdf_page(
                 })?;
         // A scanned page has no text layer: its boxes are the lines read from it at
         // import, if the file is still the one that was read.
-        if document.sha256 == key.sha256 {
+        if document.sha256 == evident_core::store::sha256_hex(&bytes) {
             image.use_ocr_lines(&state.with_store(|s| s.ocr_lines(id, image.page))?);
         }
         let json = serde_json::to_vec(&image).map_err(|e| {
@@ -119,7 +84,7 @@ pub async fn pdf_page(
         frame.extend_from_slice(&json);
         frame.extend_from_slice(&image.png);
         let frame = Arc::new(frame);
-        state.pages.put(key, frame.clone());
+        state.pages.put(&path, key, frame.clone());
         Ok(tauri::ipc::Response::new(frame.as_ref().clone()))
     })
     .await

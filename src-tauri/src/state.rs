@@ -48,7 +48,7 @@ pub struct AppState {
     /// The reranker, if one is set up.
     pub rerank: crate::reranking::RerankState,
     /// PDF pages drawn recently for the source viewer.
-    pub pages: crate::pages::PageCache,
+    pub pages: evident_core::page_cache::PageCache,
     /// The running import's stop switch (`cancel_import`).
     pub importing: Mutex<Option<std::sync::Arc<std::sync::atomic::AtomicBool>>>,
     /// The running sync pass's stop switch (`cancel_import` flips it too: in the

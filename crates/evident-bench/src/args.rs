@@ -139,6 +139,23 @@ pub enum Command {
         #[command(flatten)]
         embed: EmbedArgs,
     },
+    /// Time going back to a PDF page already drawn, in a file padded to --size-mb: the
+    /// file found by its identity against read and hashed whole (the viewer until
+    /// issue 47).
+    PageView {
+        /// The evaluation folder (default: ../shared/eval).
+        #[arg(long, value_name = "DIR")]
+        eval_dir: Option<PathBuf>,
+        /// The PDF's size.
+        #[arg(long, default_value_t = 100, value_name = "MB")]
+        size_mb: u64,
+        /// Timed opens each way.
+        #[arg(long, default_value_t = 20, value_name = "N")]
+        opens: usize,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
     /// Import into a fresh temporary database and report throughput and peak memory.
     Import {
         /// Files or folders (default: ../shared/eval/corpus and the CMRC 2018 passages).

@@ -13,6 +13,7 @@ mod grounding;
 mod import;
 mod learn;
 mod ocr;
+mod page_view;
 mod query;
 mod scans;
 
@@ -112,6 +113,12 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             dim,
             json,
         } => query::run(&eval_dir(dir), filler, queries, dim.max(8), json),
+        Command::PageView {
+            eval_dir: dir,
+            size_mb,
+            opens,
+            json,
+        } => page_view::run(&eval_dir(dir), size_mb, opens, json),
         Command::Import {
             paths,
             runs,

@@ -43,6 +43,7 @@
 
 pub mod embed;
 pub mod import;
+pub mod page_cache;
 pub mod settings;
 pub mod sync;
 #[cfg(feature = "testing")]
