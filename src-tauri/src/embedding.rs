@@ -72,6 +72,9 @@ pub struct EmbeddingStatus {
     pub embedded: usize,
     /// Passages in the index.
     pub total: usize,
+    /// While embedding: how long the rest will take at the pass's rate so far, in
+    /// seconds (`None` until the first passages are done).
+    pub seconds_left: Option<u64>,
     /// What went wrong, or what search does meanwhile, in words for the user.
     pub message: Option<String>,
     /// What went wrong as a code, for the window's language.
@@ -374,6 +377,7 @@ fn run_pass(
                 let status = EmbeddingStatus {
                     embedded: p.embedded,
                     total: p.total,
+                    seconds_left: p.seconds_left,
                     message: (p.embedded < p.total)
                         .then(|| "keyword search only until every passage is embedded".to_owned()),
                     ..base.clone()

@@ -1696,6 +1696,11 @@ embedded: number,
  */
 total: number, 
 /**
+ * While embedding: how long the rest will take at the pass's rate so far, in
+ * seconds (`None` until the first passages are done).
+ */
+seconds_left: number | null, 
+/**
  * What went wrong, or what search does meanwhile, in words for the user.
  */
 message: string | null, 

@@ -15,11 +15,20 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 pub struct Progress {
     bar: Option<ProgressBar>,
     quiet: bool,
+    /// Whether the bar counts passages being embedded (not files).
+    embedding: bool,
+    /// The last tenth of the embedding pass said as a line (when not on a terminal).
+    said_tenth: usize,
 }
 
 impl Progress {
     pub fn new(quiet: bool) -> Self {
-        Self { bar: None, quiet }
+        Self {
+            bar: None,
+            quiet,
+            embedding: false,
+            said_tenth: 0,
+        }
     }
 
     pub fn event(&mut self, event: ImportEvent<'_>) {
@@ -58,30 +67,63 @@ impl Progress {
         }
     }
 
-    /// Shows how far embedding has come (the bar switches from files to passages).
+    /// Shows how far embedding has come and how long the rest will take at the rate so
+    /// far (the bar switches from files to passages); not on a terminal, a line at each
+    /// tenth of the way.
     pub fn embedding(&mut self, p: evident_core::embed::EmbedProgress) {
         if self.quiet {
             return;
         }
+        let zh = lang() == Lang::ZhCn;
+        let message = match (p.seconds_left.map(|s| time_left(s, zh)), zh) {
+            (Some(left), true) => format!("正在嵌入段落，预计还需 {left}"),
+            (Some(left), false) => format!("embedding passages, about {left} left"),
+            (None, true) => "正在嵌入段落".to_owned(),
+            (None, false) => "embedding passages".to_owned(),
+        };
         let bar = self.bar.get_or_insert_with(|| {
             ProgressBar::with_draw_target(Some(p.total as u64), ProgressDrawTarget::stderr())
         });
-        if bar.length() != Some(p.total as u64) || bar.message() != "embedding passages" {
+        if !self.embedding || bar.length() != Some(p.total as u64) {
             if let Ok(style) =
-                ProgressStyle::with_template("{bar:30} {pos}/{len} passages  {elapsed}  {wide_msg}")
+                ProgressStyle::with_template("{bar:30} {pos}/{len}  {elapsed}  {wide_msg}")
             {
                 bar.set_style(style);
             }
             bar.set_length(p.total as u64);
-            bar.set_message("embedding passages");
+            self.embedding = true;
         }
+        bar.set_message(message.clone());
         bar.set_position(p.embedded as u64);
+        let tenth = p.embedded * 10 / p.total.max(1);
+        if bar.is_hidden()
+            && p.seconds_left.is_some()
+            && p.embedded < p.total
+            && tenth > self.said_tenth
+        {
+            self.said_tenth = tenth;
+            eprintln!("{}/{}  {message}", p.embedded, p.total);
+        }
     }
 
     pub fn finish(&mut self) {
         if let Some(bar) = self.bar.take() {
             bar.finish_and_clear();
         }
+    }
+}
+
+/// A time left in words: seconds under a minute, else minutes (rounded up), else hours
+/// and minutes.
+fn time_left(seconds: u64, zh: bool) -> String {
+    let minutes = seconds.div_ceil(60);
+    match (seconds, zh) {
+        (0..60, true) => format!("{seconds} 秒"),
+        (0..60, false) => format!("{seconds} s"),
+        (_, true) if minutes < 60 => format!("{minutes} 分钟"),
+        (_, false) if minutes < 60 => format!("{minutes} min"),
+        (_, true) => format!("{} 小时 {} 分钟", minutes / 60, minutes % 60),
+        (_, false) => format!("{} h {} min", minutes / 60, minutes % 60),
     }
 }
 

@@ -42,6 +42,18 @@ pub struct EmbedProgress {
     pub embedded: usize,
     /// Chunks in the index.
     pub total: usize,
+    /// How long the rest will take at this pass's rate so far (whole seconds, rounded
+    /// up); `None` before its first step, when there is no rate yet.
+    pub seconds_left: Option<u64>,
+}
+
+/// The time the rest of a pass will take: `left` chunks at the rate of `done` in
+/// `elapsed` seconds.
+fn seconds_left(done: usize, elapsed: f64, left: usize) -> Option<u64> {
+    if done == 0 || elapsed <= 0.0 {
+        return None;
+    }
+    Some((left as f64 * elapsed / done as f64).ceil() as u64)
 }
 
 /// What an embedding pass did.
@@ -127,7 +139,9 @@ pub fn embed_missing(
     let mut cancelled = !progress(EmbedProgress {
         embedded: coverage.embedded,
         total: coverage.total,
+        seconds_left: None,
     });
+    let mut chunks_now = 0;
     'pages: while !cancelled {
         let page = store.chunks_missing_vectors(model_id, CHUNKS_PER_PAGE)?;
         if page.is_empty() {
@@ -137,10 +151,18 @@ pub fn embed_missing(
             let rows = embed_step(embedder, pending)?;
             store.put_vectors(model_id, &rows)?;
             embedded_now += rows.len();
-            coverage.embedded += pending.iter().map(|c| c.chunks).sum::<usize>();
+            let chunks: usize = pending.iter().map(|c| c.chunks).sum();
+            coverage.embedded += chunks;
+            chunks_now += chunks;
+            let embedded = coverage.embedded.min(coverage.total);
             cancelled = !progress(EmbedProgress {
-                embedded: coverage.embedded.min(coverage.total),
+                embedded,
                 total: coverage.total,
+                seconds_left: seconds_left(
+                    chunks_now,
+                    started.elapsed().as_secs_f64(),
+                    coverage.total - embedded,
+                ),
             });
             if cancelled {
                 break 'pages;
@@ -159,4 +181,27 @@ pub fn embed_missing(
         pruned,
         seconds: started.elapsed().as_secs_f64(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_time_left_follows_the_rate_so_far() {
+        assert_eq!(
+            seconds_left(0, 3.0, 100),
+            None,
+            "no rate before the first step"
+        );
+        assert_eq!(seconds_left(8, 0.0, 100), None);
+        // 8 chunks in 4 s: 2 a second, so 100 more take 50 s.
+        assert_eq!(seconds_left(8, 4.0, 100), Some(50));
+        assert_eq!(
+            seconds_left(3, 1.0, 1),
+            Some(1),
+            "rounded up, never 0 while some are left"
+        );
+        assert_eq!(seconds_left(8, 4.0, 0), Some(0));
+    }
 }

@@ -36,6 +36,15 @@ export function promptText(s: EmbeddingStatus): string {
   return s.prompt ? promptLabel(s.prompt) : t("promptAuto", { family: promptLabel(s.prompt_in_use) });
 }
 
+/// A time left in words: seconds under a minute, else minutes (rounded up), else hours
+/// and minutes.
+export function timeLeft(seconds: number): string {
+  if (seconds < 60) return t("leftSeconds", { n: seconds });
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 60) return t("leftMinutes", { n: minutes });
+  return t("leftHours", { h: Math.floor(minutes / 60), m: minutes % 60 });
+}
+
 /// The one line that says where meaning search stands.
 export function statusText(s: EmbeddingStatus): string {
   const model = s.model ?? "";
@@ -45,9 +54,13 @@ export function statusText(s: EmbeddingStatus): string {
     case "embedding":
       // The pass announces itself before it has counted (and before a built-in
       // model has loaded): "0 of 0" would read as nothing to do.
-      return s.total > 0
-        ? t("embeddingsProgress", { model, embedded: s.embedded, total: s.total })
-        : t("embeddingsStarting", { model });
+      if (s.total === 0) return t("embeddingsStarting", { model });
+      return [
+        t("embeddingsProgress", { model, embedded: s.embedded, total: s.total }),
+        s.seconds_left === null ? "" : t("embeddingsLeft", { left: timeLeft(s.seconds_left) }),
+      ]
+        .filter(Boolean)
+        .join(" ");
     case "error":
       return t("embeddingsError", { message: sayOr(s.why, s.message) });
     default:

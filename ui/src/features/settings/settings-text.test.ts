@@ -15,6 +15,7 @@ function status(overrides: Partial<EmbeddingStatus>): EmbeddingStatus {
     prompt_in_use: "embedding-gemma",
     embedded: 10,
     total: 10,
+    seconds_left: null,
     message: null,
     why: null,
     builtin: null,
@@ -34,6 +35,24 @@ describe("settings wording", () => {
     expect(starting).toBe("Starting embeddinggemma and counting the passages to embed. Keyword search only until it finishes.");
     setLang("zh-CN");
     expect(statusText(status({ state: "embedding", embedded: 0, total: 0 }))).toContain("仅做关键词检索");
+  });
+
+  it("says how long the rest of the embedding pass will take, once there is a rate", () => {
+    setLang("en");
+    expect(statusText(status({ state: "embedding", embedded: 320, total: 1254, seconds_left: 281 }))).toBe(
+      "Embedding passages with embeddinggemma: 320 of 1254. Keyword search only until it finishes. " +
+        "About 5 min left at the rate so far.",
+    );
+    expect(statusText(status({ state: "embedding", embedded: 8, total: 20, seconds_left: 12 }))).toContain(
+      "About 12 s left",
+    );
+    expect(statusText(status({ state: "embedding", embedded: 8, total: 90000, seconds_left: 4 * 3600 + 61 }))).toContain(
+      "About 4 h 2 min left",
+    );
+    setLang("zh-CN");
+    expect(statusText(status({ state: "embedding", embedded: 320, total: 1254, seconds_left: 281 }))).toContain(
+      "按目前的速度，预计还需 5 分钟。",
+    );
   });
 
   it("says which prompts are in use and whether they were recognised or chosen", () => {
