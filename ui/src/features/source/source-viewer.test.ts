@@ -6,8 +6,20 @@ import { keepRecent, SourceViewer, type Target } from "./source-viewer";
 const pending = vi.hoisted(() => new Map<number, (view: DocumentView) => void>());
 // Where the backend finds each source now (by default: where it was).
 const located = vi.hoisted(() => new Map<number, Located | null>());
+// The PDF pages the viewer asks for, answered at once with a page that holds "Text".
+const pagesAsked = vi.hoisted(() => [] as number[]);
 vi.mock("../../ipc", () => ({
   ipc: {
+    pdfPage: (id: number, page: number) => {
+      pagesAsked.push(id);
+      const json = new TextEncoder().encode(
+        JSON.stringify({ page, page_count: 2, width: 100, height: 140, boxes: [{ text: "Text", x: 1, y: 1, w: 50, h: 9 }], text_note: null }),
+      );
+      const out = new Uint8Array(4 + json.length + 4);
+      new DataView(out.buffer).setUint32(0, json.length, true);
+      out.set(json, 4);
+      return Promise.resolve(out.buffer);
+    },
     documentView: (id: number) => new Promise<DocumentView>((resolve) => pending.set(id, resolve)),
     locateSource: (s: Source) =>
       Promise.resolve(
@@ -95,6 +107,34 @@ describe("keepRecent", () => {
 
 describe("SourceViewer", () => {
   afterEach(() => pending.clear());
+
+  it("keeps the PDF page being read when the library changes elsewhere", async () => {
+    URL.createObjectURL = () => "blob:test/page";
+    URL.revokeObjectURL = () => {};
+    const viewer = new SourceViewer(() => {});
+    const opening = viewer.open(target(5));
+    await settle();
+    const pdf = view(5, "Text of five");
+    pdf.document.kind = "pdf";
+    pdf.document.page_count = 2;
+    pending.get(5)?.(pdf);
+    await opening;
+    await settle();
+    expect(viewer.element.querySelector("img.pdf-page-image")).not.toBeNull();
+    expect(viewer.element.querySelector("[data-testid=source-highlight]")?.textContent).toBe("Text");
+    // A sync pass imported or removed some other file.
+    viewer.forget();
+    await settle();
+    expect(viewer.element.querySelector("img.pdf-page-image")).not.toBeNull();
+    expect(viewer.element.querySelector("[data-testid=source-highlight]")?.textContent).toBe("Text");
+    // The next source is located and read afresh, not from what was cached.
+    const again = viewer.open(target(5));
+    await settle();
+    expect(pending.has(5)).toBe(true);
+    pending.get(5)?.(pdf);
+    await again;
+    expect(pagesAsked.filter((id) => id === 5).length).toBe(2);
+  });
 
   it("stays closed when closed while a source was still loading", async () => {
     const viewer = new SourceViewer(() => {});

@@ -93,10 +93,12 @@ export class SourceViewer {
     this.body.replaceChildren();
   }
 
-  /// Drops everything cached about documents (call when the library changed).
+  /// Drops what is cached about documents (call when the library changed): the next
+  /// source opened is read afresh. The page on screen stays: a sync pass that changed
+  /// another document must not blank the page being read (its image is drawn again,
+  /// from the file as it is now, when the reader turns the page or opens a source).
   forget(): void {
     this.cache.clear();
-    this.dropPdf();
   }
 
   private dropPdf(): void {
