@@ -1145,9 +1145,19 @@ def main() -> int:
               f"a question asked meanwhile is answered by keyword, and says so ({note[:120]})")
         by_testid(driver, "tab-settings").click()
         embedding_peak = PeakPss()
-        WebDriverWait(driver, 240, poll_frequency=0.5).until(
-            lambda d: embedding_peak.sample() or by_testid(d, "embed-status").get_attribute("data-state") == "ready"
-        )
+        time_left: list[str] = []
+
+        def embedded(d) -> bool:
+            # Once the first passages are done, the line says how long the rest takes.
+            status = by_testid(d, "embed-status")
+            if not time_left and "left at the rate so far" in status.text:
+                time_left.append(status.text)
+                shot(d, "09a-settings-embedding-time-left")
+            return embedding_peak.sample() or status.get_attribute("data-state") == "ready"
+
+        WebDriverWait(driver, 240, poll_frequency=0.2).until(embedded)
+        check(bool(time_left),
+              f"while the pass runs, Settings says how long the rest will take ({(time_left or [''])[0][:140]})")
         timings["pss_mb_while_embedding_peak"] = embedding_peak.peak
         by_testid(driver, "tab-ask").click()
         ask(driver, "我花了三万块招待客户，这笔钱要谁批准才能报？")
