@@ -21,7 +21,13 @@
 # process tree idle, after 20 citation clicks, 20 s later, and while the built-in model
 # embeds the library; written to target/bench/memory.json.
 #
+# --import times `evident import` (keyword index, no vectors) against the import a
+# popular tutorial writes (scripts/import_baseline.py: jieba + rank_bm25 into SQLite),
+# side by side, alternating, each a fresh process, on the same files: the corpus's
+# Markdown and CMRC 2018's passages (about 2.2 MB).
+#
 # usage: scripts/bench.sh [--quick] [--builtin] [--final] | scripts/bench.sh --memory
+#        | scripts/bench.sh --import
 #   --quick: colloquial-dev only; --final: the held-out halves too
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,7 +47,10 @@ for arg in "$@"; do
         xvfb-run -a -s "-screen 0 1400x900x24" /usr/bin/python3 tests/e2e/memory.py \
         "$PWD/target/release/evident-app" "$PWD/target/release/evident" target/bench/memory.json
       exit 0 ;;
-    *) echo "usage: scripts/bench.sh [--quick] [--builtin] [--final] | scripts/bench.sh --memory" >&2; exit 2 ;;
+    --import)
+      scripts/import_side_by_side.sh
+      exit 0 ;;
+    *) echo "usage: scripts/bench.sh [--quick] [--builtin] [--final] | scripts/bench.sh --memory | scripts/bench.sh --import" >&2; exit 2 ;;
   esac
 done
 halves=(odd)

@@ -72,6 +72,34 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[rank.min(sorted.len() - 1)]
 }
 
+/// The sentences of `passages`, each with its place as the title as an import sends
+/// them (eight passages' worth per request): how many, and how many a second.
+fn sentences_per_second(model: &BuiltinModel, passages: &[String]) -> anyhow::Result<(usize, f64)> {
+    let sentences: Vec<String> = passages
+        .iter()
+        .flat_map(|p| {
+            evident_core::embed::sentence_spans(p)
+                .into_iter()
+                .map(|(s, e)| p[s..e].to_owned())
+        })
+        .collect();
+    let inputs: Vec<Text<'_>> = sentences
+        .iter()
+        .map(|s| Text {
+            title: Some("CMRC 2018 > 开发集"),
+            body: s,
+        })
+        .collect();
+    let t = Instant::now();
+    for batch in inputs.chunks(model.batch_size() * 8) {
+        model.embed(batch, InputKind::Passage)?;
+    }
+    Ok((
+        sentences.len(),
+        sentences.len() as f64 / t.elapsed().as_secs_f64().max(1e-9),
+    ))
+}
+
 /// Runs the benchmark on `model` (ended after `idle` without a request).
 pub fn run(
     eval_dir: &Path,
@@ -124,28 +152,7 @@ pub fn run(
     }
     let passages_per_s = texts.len() as f64 / t.elapsed().as_secs_f64().max(1e-9);
 
-    // The same passages' sentences, each with its place as the title, as an import
-    // sends them: eight passages' worth per step.
-    let sentences: Vec<String> = texts
-        .iter()
-        .flat_map(|p| {
-            evident_core::embed::sentence_spans(p)
-                .into_iter()
-                .map(|(s, e)| p[s..e].to_owned())
-        })
-        .collect();
-    let inputs: Vec<Text<'_>> = sentences
-        .iter()
-        .map(|s| Text {
-            title: Some("CMRC 2018 > 开发集"),
-            body: s,
-        })
-        .collect();
-    let t = Instant::now();
-    for batch in inputs.chunks(model.batch_size() * 8) {
-        model.embed(batch, InputKind::Passage)?;
-    }
-    let sentences_per_s = sentences.len() as f64 / t.elapsed().as_secs_f64().max(1e-9);
+    let (sentences, sentences_per_s) = sentences_per_second(&model, &texts)?;
 
     // The worker ends on its own once idle for the limit.
     let idle = Duration::from_secs(2);
@@ -168,7 +175,7 @@ pub fn run(
         question_ms_p95: percentile(&times, 95.0),
         passages: texts.len(),
         passages_per_s,
-        sentences: sentences.len(),
+        sentences,
         sentences_per_s,
         worker_pss_mb_embedding: pss,
         idle_limit_s: idle.as_secs_f64(),
