@@ -267,58 +267,57 @@ impl PdfSandbox {
         let count = pages.len().min(PAGES_PER_RUN);
         let mut asked = [0; PAGES_PER_RUN];
         asked[..count].copy_from_slice(&pages[..count]);
+        let job = Job::RenderForReading {
+            pages: asked,
+            count,
+        };
         // Each page may take what one page drawn alone may.
         let limit = self.timeout.saturating_mul(count.max(1) as u32);
-        let out = self
-            .run_raw(
-                bytes,
-                Job::RenderForReading {
-                    pages: asked,
-                    count,
-                },
-                limit,
-            )
-            .map_err(reader)?;
-        let unreadable =
-            |e: &str| reader(format!("the PDF reader returned unreadable output ({e})"));
-        let at = out.iter().position(|&b| b == b'\n').unwrap_or(out.len());
-        match serde_json::from_slice::<WorkerReply>(&out[..at]) {
-            Ok(WorkerReply::RenderedForReading {
-                mut pages,
-                png_lengths,
-            }) if png_lengths.len() == pages.len() => {
-                let mut images = out.get(at + 1..).unwrap_or_default();
-                for (page, &len) in pages.iter_mut().zip(&png_lengths) {
-                    let Some((png, rest)) = images.split_at_checked(len) else {
-                        return Err(unreadable("a page image is cut short"));
-                    };
-                    if let Ok(image) = page {
-                        image.png = png.to_vec();
-                    }
-                    images = rest;
-                }
-                Ok(pages)
-            }
-            Ok(WorkerReply::Failed(why)) => Err(why),
-            Ok(_) => Err(reader("the PDF reader answered another question".into())),
-            Err(e) => Err(unreadable(&e.to_string())),
+        match self.run_within(bytes, job, limit).map_err(reader)? {
+            WorkerReply::RenderedForReading { pages, .. } => Ok(pages),
+            WorkerReply::Failed(why) => Err(why),
+            _ => Err(reader("the PDF reader answered another question".into())),
         }
     }
 
     fn run(&self, bytes: &[u8], job: Job) -> Result<WorkerReply, String> {
-        let out = self.run_raw(bytes, job, self.timeout)?;
-        let unreadable = |e: String| format!("the PDF reader returned unreadable output ({e})");
+        self.run_within(bytes, job, self.timeout)
+    }
+
+    /// Runs a worker for `job` within `timeout` and reads its reply, with the PNGs that
+    /// follow a drawn page's JSON line put back into their pages.
+    fn run_within(&self, bytes: &[u8], job: Job, timeout: Duration) -> Result<WorkerReply, String> {
+        let out = self.run_raw(bytes, job, timeout)?;
+        let unreadable = |e: &str| format!("the PDF reader returned unreadable output ({e})");
         let (head, image) = match out.iter().position(|&b| b == b'\n') {
             Some(at) => (&out[..at], &out[at + 1..]),
             None => (&out[..], &[][..]),
         };
         let mut reply =
-            serde_json::from_slice::<WorkerReply>(head).map_err(|e| unreadable(e.to_string()))?;
-        if let WorkerReply::Rendered(page) = &mut reply {
-            if !image.starts_with(b"\x89PNG") {
-                return Err(unreadable("no page image".into()));
+            serde_json::from_slice::<WorkerReply>(head).map_err(|e| unreadable(&e.to_string()))?;
+        match &mut reply {
+            WorkerReply::Rendered(page) => {
+                if !image.starts_with(b"\x89PNG") {
+                    return Err(unreadable("no page image"));
+                }
+                page.png = image.to_vec();
             }
-            page.png = image.to_vec();
+            WorkerReply::RenderedForReading { pages, png_lengths } => {
+                if png_lengths.len() != pages.len() {
+                    return Err(unreadable("a page image is missing"));
+                }
+                let mut images = image;
+                for (page, &len) in pages.iter_mut().zip(png_lengths.iter()) {
+                    let (png, rest) = images
+                        .split_at_checked(len)
+                        .ok_or_else(|| unreadable("a page image is cut short"))?;
+                    if let Ok(page) = page {
+                        page.png = png.to_vec();
+                    }
+                    images = rest;
+                }
+            }
+            _ => {}
         }
         Ok(reply)
     }

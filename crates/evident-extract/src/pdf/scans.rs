@@ -137,9 +137,10 @@ impl PdfReader {
         bytes: &[u8],
         numbers: &[u32],
     ) -> std::result::Result<Vec<std::result::Result<PageImage, Problem>>, Problem> {
-        let fonts = || render::fallback_fonts();
         let mut drawn = match self {
-            Self::InProcess => render::render_for_reading(bytes, numbers, &fonts())?,
+            Self::InProcess => {
+                render::render_for_reading(bytes, numbers, &render::fallback_fonts())?
+            }
             Self::Sandboxed(sandbox) => sandbox.render_for_reading(bytes, numbers)?,
         };
         drawn.resize_with(numbers.len(), || {
