@@ -461,6 +461,12 @@ export function t(key: Key, vars: Record<string, string | number> = {}): string 
   return s;
 }
 
+/// Sentences said one after another: a space between them in English, none after
+/// Chinese punctuation (。 needs no space after it).
+export function sentences(parts: string[]): string {
+  return parts.filter(Boolean).join(current === "zh-CN" ? "" : " ");
+}
+
 /// "p. 3" / "pp. 3–4" in English, "第 3 页" / "第 3–4 页" in Chinese.
 export function pageLabel(start: number, end: number): string {
   const range = start === end ? `${start}` : `${start}–${end}`;

@@ -7,7 +7,7 @@
 import { open } from "@tauri-apps/plugin-dialog";
 import type { BuiltinStatus, EmbeddingStatus, PromptFamily } from "../../bindings";
 import { h, replace } from "../../dom";
-import { t } from "../../i18n";
+import { sentences, t } from "../../i18n";
 import { ipc } from "../../ipc";
 import { sayOr } from "../../words";
 
@@ -55,12 +55,10 @@ export function statusText(s: EmbeddingStatus): string {
       // The pass announces itself before it has counted (and before a built-in
       // model has loaded): "0 of 0" would read as nothing to do.
       if (s.total === 0) return t("embeddingsStarting", { model });
-      return [
+      return sentences([
         t("embeddingsProgress", { model, embedded: s.embedded, total: s.total }),
         s.seconds_left === null ? "" : t("embeddingsLeft", { left: timeLeft(s.seconds_left) }),
-      ]
-        .filter(Boolean)
-        .join(" ");
+      ]);
     case "error":
       return t("embeddingsError", { message: sayOr(s.why, s.message) });
     default:

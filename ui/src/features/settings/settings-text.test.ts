@@ -50,8 +50,8 @@ describe("settings wording", () => {
       "About 4 h 2 min left",
     );
     setLang("zh-CN");
-    expect(statusText(status({ state: "embedding", embedded: 320, total: 1254, seconds_left: 281 }))).toContain(
-      "按目前的速度，预计还需 5 分钟。",
+    expect(statusText(status({ state: "embedding", embedded: 320, total: 1254, seconds_left: 281 }))).toBe(
+      "正在用 embeddinggemma 嵌入段落：320 / 1254。完成之前仅做关键词检索。按目前的速度，预计还需 5 分钟。",
     );
   });
 
