@@ -835,6 +835,11 @@ def main() -> int:
         driver = start_session(app)
         timings["start_to_interactive_ms"] = (time.perf_counter() - started) * 1000
         timings["page_load_to_interactive_ms"] = driver.execute_script("return performance.now()")
+        # WebKit keeps the window's language per user, outside this run's data folder:
+        # start in English whatever an earlier run on this machine left.
+        if driver.execute_script("return localStorage.getItem('evident.lang')") is not None:
+            driver.execute_script("localStorage.removeItem('evident.lang')")
+            reload_ready(driver)
         shot(driver, "01-start-empty")
 
         # Import the documents by dropping their folder on the window (real XDND).
