@@ -217,8 +217,8 @@ fn draw(
         },
     );
     let (img_w, img_h) = (u32::from(pixmap.width()), u32::from(pixmap.height()));
-    let png = pixmap.into_png().map_err(|e| Problem::PdfReader {
-        detail: format!("the page could not be encoded as an image ({e:?})"),
+    let png = encode_png(pixmap).map_err(|e| Problem::PdfReader {
+        detail: format!("the page could not be encoded as an image ({e})"),
     })?;
     let to_pixels = Affine::scale(scale) * drawn.initial_transform(true).to_kurbo();
     let image = PageImage {
@@ -231,6 +231,29 @@ fn draw(
         png,
     };
     Ok((image, to_pixels))
+}
+
+/// `pixmap` as a PNG, compressed fast: the image goes through a pipe to this machine's
+/// own reader or window, never over a network, and a scanned page drawn for OCR was
+/// spending more time in hayro's default (zlib) compression than in being drawn. The
+/// pixels are the same as [`hayro::vello_cpu::Pixmap::into_png`]'s.
+fn encode_png(pixmap: hayro::vello_cpu::Pixmap) -> Result<Vec<u8>, png::EncodingError> {
+    use hayro::vello_cpu::Pixels;
+    use hayro::vello_cpu::peniko::ImageAlphaType;
+    let (width, height) = (u32::from(pixmap.width()), u32::from(pixmap.height()));
+    let (color, pixels) = match pixmap.try_take_rgb8(ImageAlphaType::Alpha) {
+        Pixels::Rgb8(pixels) => (png::ColorType::Rgb, pixels),
+        Pixels::Rgba8(pixels) => (png::ColorType::Rgba, pixels),
+    };
+    let mut data = Vec::new();
+    let mut encoder = png::Encoder::new(&mut data, width, height);
+    encoder.set_color(color);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Fast);
+    let mut writer = encoder.write_header()?;
+    writer.write_image_data(&pixels)?;
+    writer.finish()?;
+    Ok(data)
 }
 
 /// The text boxes of page `number`, mapped into the image by `to_pixels` (from PDF
