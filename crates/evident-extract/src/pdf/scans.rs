@@ -7,7 +7,8 @@
 //! parsed once per group, not once per page), and reads its pages one after another
 //! while the other core does the same with its group. The first page is read alone
 //! when the document's language is not known yet: what it reads as narrows the
-//! languages for the rest, which reads faster and better.
+//! languages for the rest, which reads faster and better. Meanwhile the other core
+//! draws the first group of the rest, which needs no language.
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -168,16 +169,19 @@ struct Reading<'a> {
 
 type PageResult = std::result::Result<ocr::OcrPage, Problem>;
 
+/// A group of pages drawn for reading, one image (or why not) per page.
+type Drawn = Vec<std::result::Result<PageImage, Problem>>;
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 impl Reading<'_> {
     /// Reads `numbers` in `langs` (the first page alone, deciding them, when `None`),
     /// the rest in groups shared by the cores; one result per page, in order.
     fn all(&self, numbers: &[u32], mut langs: Option<&'static str>) -> Vec<PageResult> {
         let mut results: Vec<Option<PageResult>> = vec![None; numbers.len()];
-        let mut first = 0;
-        if langs.is_none() {
-            results[0] = Some(self.group(&numbers[..1], &mut langs).remove(0));
-            first = 1;
-        }
+        let first = usize::from(langs.is_none());
         let rest = &numbers[first..];
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         // As many groups as cores at least, each at most one worker run.
@@ -187,6 +191,19 @@ impl Reading<'_> {
             .enumerate()
             .map(|(g, pages)| (first + g * size, pages))
             .collect();
+        // The first group drawn ahead, while the first page is read alone: drawing
+        // needs no language, and the other core would wait otherwise.
+        let mut ahead: Option<Drawn> = None;
+        if first == 1 {
+            std::thread::scope(|s| {
+                let drawing = groups
+                    .first()
+                    .map(|&(_, pages)| s.spawn(move || self.draw(pages)));
+                results[0] = Some(self.group(&numbers[..1], &mut langs).remove(0));
+                ahead = drawing.and_then(|d| d.join().ok());
+            });
+        }
+        let ahead = Mutex::new(ahead);
         let next = AtomicUsize::new(0);
         let read = Mutex::new(Vec::new());
         std::thread::scope(|s| {
@@ -194,10 +211,14 @@ impl Reading<'_> {
                 s.spawn(|| {
                     let mut langs = langs;
                     while let Some(&(at, pages)) = groups.get(next.fetch_add(1, Ordering::SeqCst)) {
-                        let pages = self.group(pages, &mut langs);
-                        read.lock()
-                            .unwrap_or_else(std::sync::PoisonError::into_inner)
-                            .push((at, pages));
+                        let drawn = if at == first {
+                            lock(&ahead).take()
+                        } else {
+                            None
+                        };
+                        let drawn = drawn.unwrap_or_else(|| self.draw(pages));
+                        let pages = self.read_group(drawn, &mut langs);
+                        lock(&read).push((at, pages));
                     }
                 });
             }
@@ -218,13 +239,22 @@ impl Reading<'_> {
 
     /// Draws `numbers` in one worker run and reads them one after another.
     fn group(&self, numbers: &[u32], langs: &mut Option<&'static str>) -> Vec<PageResult> {
+        self.read_group(self.draw(numbers), langs)
+    }
+
+    /// Draws `numbers` in one worker run: one image (or why not) per page.
+    fn draw(&self, numbers: &[u32]) -> Drawn {
         if self.stopped() {
             return vec![Err(Problem::Cancelled); numbers.len()];
         }
-        let drawn = match self.reader.draw_for_reading(self.bytes, numbers) {
+        match self.reader.draw_for_reading(self.bytes, numbers) {
             Ok(drawn) => drawn,
-            Err(why) => return vec![Err(why); numbers.len()],
-        };
+            Err(why) => vec![Err(why); numbers.len()],
+        }
+    }
+
+    /// Reads the pages of a group drawn, one after another.
+    fn read_group(&self, drawn: Drawn, langs: &mut Option<&'static str>) -> Vec<PageResult> {
         drawn
             .into_iter()
             .map(|image| {
