@@ -84,10 +84,7 @@ def main() -> int:
     driver = None
     try:
         driver = e2e.start_session(app)
-        # The window's language is kept per user: start in English (see test_app.py).
-        if driver.execute_script("return localStorage.getItem('evident.lang')") is not None:
-            driver.execute_script("localStorage.removeItem('evident.lang')")
-            e2e.reload_ready(driver)
+        e2e.start_in_english(driver)
         time.sleep(2)
         e2e.timings["pss_mb_fresh_window"] = e2e.driver_pss()
         e2e.viewer_memory(driver, cli, db, data, env)

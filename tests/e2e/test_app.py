@@ -773,6 +773,14 @@ def word_and_watched_folder(driver, data: Path, docs: Path) -> None:
         check(False, f"when the folder is back, nothing is marked missing ({e})")
 
 
+def start_in_english(driver) -> None:
+    """WebKit keeps the window's language per user, outside a run's data folder: start
+    in English whatever an earlier run on this machine left."""
+    if driver.execute_script("return localStorage.getItem('evident.lang')") is not None:
+        driver.execute_script("localStorage.removeItem('evident.lang')")
+        reload_ready(driver)
+
+
 def start_session(app: str):
     options = ArgOptions()
     options.set_capability("browserName", "wry")
@@ -835,11 +843,7 @@ def main() -> int:
         driver = start_session(app)
         timings["start_to_interactive_ms"] = (time.perf_counter() - started) * 1000
         timings["page_load_to_interactive_ms"] = driver.execute_script("return performance.now()")
-        # WebKit keeps the window's language per user, outside this run's data folder:
-        # start in English whatever an earlier run on this machine left.
-        if driver.execute_script("return localStorage.getItem('evident.lang')") is not None:
-            driver.execute_script("localStorage.removeItem('evident.lang')")
-            reload_ready(driver)
+        start_in_english(driver)
         shot(driver, "01-start-empty")
 
         # Import the documents by dropping their folder on the window (real XDND).
