@@ -1612,7 +1612,13 @@ rerank_note: Message | null,
 /**
  * Milliseconds the reranker took.
  */
-rerank_ms: number, };
+rerank_ms: number, 
+/**
+ * Whether the answer's sentences were weighed by meaning: vectors were used and
+ * every passage read has its sentence vectors (an embedding pass stores them after
+ * every passage's vector); otherwise by words.
+ */
+sentences_by_meaning: boolean, };
 export type RankedBy = "keyword" | "hybrid" | "vector";
 export type RetrievalMode = "hybrid" | "keyword" | "dense";
 export type EmbedOutcome = { 

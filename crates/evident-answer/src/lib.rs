@@ -353,7 +353,7 @@ fn extractive(r: Retrieved, question: &str, options: &AskOptions) -> Answer {
         .model
         .as_deref()
         .unwrap_or_else(|| crate::search::learned::Model::builtin());
-    let vectors = result.retrieval.used != crate::search::RankedBy::Keyword;
+    let vectors = result.retrieval.sentences_by_meaning;
     let drafted = compose::compose(&result.sentences, &ctx.included, model.follow_up(vectors));
     notes.extend(drafted.notes);
     // The quotes are the documents' own text, brackets and all: their citations are

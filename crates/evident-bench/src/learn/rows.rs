@@ -170,7 +170,7 @@ fn ask(
         &result.passages,
         evident_core::answer::DEFAULT_BUDGET_TOKENS,
     )?;
-    let vectors = result.retrieval.used != evident_core::search::RankedBy::Keyword;
+    let vectors = result.retrieval.sentences_by_meaning;
     let passage = |n: usize| result.passages.iter().find(|p| p.n == n);
     let mut sentences: Vec<&evident_core::search::choose::Candidate> = result
         .sentences

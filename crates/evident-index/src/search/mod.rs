@@ -323,6 +323,11 @@ pub struct RetrievalInfo {
     /// Milliseconds the reranker took.
     #[serde(default)]
     pub rerank_ms: f64,
+    /// Whether the answer's sentences were weighed by meaning: vectors were used and
+    /// every passage read has its sentence vectors (an embedding pass stores them after
+    /// every passage's vector); otherwise by words.
+    #[serde(default)]
+    pub sentences_by_meaning: bool,
 }
 
 /// Searches `store` for `question`.
@@ -410,7 +415,18 @@ pub fn search(
         .model
         .as_deref()
         .unwrap_or_else(|| learned::Model::builtin());
-    let with_vectors = vectors.is_some();
+    // Sentences are weighed by meaning only when every passage read has its sentence
+    // vectors: the models for vectors were learnt with a cosine for every sentence, and
+    // read a missing one as a sentence far from the question (an embedding pass stores
+    // every passage's vector before any sentence's; a file imported meanwhile has
+    // none). Until then the models for words choose and decide, on the passages the
+    // vectors helped find.
+    let with_vectors = vectors.is_some()
+        && passages.iter().all(|p| {
+            !p.sentence_similarity.is_empty()
+                || crate::store::passage_text::sentence_spans(&p.text).is_empty()
+        });
+    info.sentences_by_meaning = with_vectors;
     let sentences = choose_sentences(&query, &weights, &passages, model, with_vectors, options);
     mark_chosen(&mut passages, &sentences);
     let mut evidence = evidence;
@@ -566,7 +582,8 @@ fn fused_with_vectors(
     let (model_id, dim) = (ready.matrix.model_id, ready.matrix.dim);
     let sentences = store.sentence_vectors(model_id, dim, &ids)?;
     let fused = fuse::fuse(&candidates, &sentences, &ready.question, dim);
-    for f in fused.iter().take(options.k) {
+    // Every passage that may be kept (a reranker may lift one from below the k).
+    for f in fused.iter().take(read_count(options)) {
         if let Some(v) = sentences.get(&f.chunk_id) {
             let cosines = v
                 .spans
@@ -598,6 +615,15 @@ fn fused_with_vectors(
     Ok((fused, (hits, agreement)))
 }
 
+/// How many of the fused ranking are read: a reranker reads more than the k kept, so
+/// that it can lift one fusion put lower.
+fn read_count(options: &SearchOptions) -> usize {
+    match options.rerank {
+        Some(_) => options.k.max(rerank::RERANK_CANDIDATES),
+        None => options.k,
+    }
+}
+
 /// The fused ranking cut to what is read: passages the keyword side did not score are
 /// scored now, a reranker (if any) reorders them, and the best `k` are kept.
 fn keep_and_rerank(
@@ -609,12 +635,7 @@ fn keep_and_rerank(
     info: &mut RetrievalInfo,
     by_id: &mut HashMap<i64, rank::Scored>,
 ) -> Result<Vec<fuse::Fused>> {
-    // A reranker reads more than the k kept, so that it can lift one fusion put lower.
-    let read = match options.rerank {
-        Some(_) => options.k.max(rerank::RERANK_CANDIDATES),
-        None => options.k,
-    };
-    fused.truncate(read);
+    fused.truncate(read_count(options));
     // Passages the keyword side did not score are read and scored now, only the kept ones.
     let unscored: Vec<i64> = fused
         .iter()

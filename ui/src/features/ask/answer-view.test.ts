@@ -42,7 +42,7 @@ function answer(overrides: Partial<Answer> = {}): Answer {
     sources: [source(1, "单笔报销超过20,000元的，须经分管副总经理审批。"), source(2, "<script>window.pwned = true</script><img src=x onerror=alert(1)>")],
     context: { budget_tokens: 1500, used_tokens: 10, included: [1, 2], neighbours: [], truncated: [] },
     timings_ms: { search: 1, compose: 1, ground: 1, total: 3 },
-    retrieval: { used: "keyword", model: null, note: null, embed_ms: 0, note_code: null, reranker: null, rerank_note: null, rerank_ms: 0 },
+    retrieval: { used: "keyword", model: null, note: null, embed_ms: 0, note_code: null, reranker: null, rerank_note: null, rerank_ms: 0, sentences_by_meaning: false },
     evidence: { coverage: 0.8, sentence_coverage: 0.8, agreement: null, standout: null, top_cosine: null, unmentioned: [], fit: 0.9, terms_found: 0.8 },
     mode: "extractive",
     fallback: null,
@@ -288,7 +288,7 @@ describe("renderAnswer", () => {
   it("says when search was keyword-only, and why", () => {
     const note = "no embeddings server is set up; keyword search only";
     const el = renderAnswer(
-      answer({ retrieval: { used: "keyword", model: null, note, embed_ms: 0, note_code: null, reranker: null, rerank_note: null, rerank_ms: 0 } }),
+      answer({ retrieval: { used: "keyword", model: null, note, embed_ms: 0, note_code: null, reranker: null, rerank_note: null, rerank_ms: 0, sentences_by_meaning: false } }),
       { onCite: () => {} },
     );
     expect(el.querySelector("[data-testid=retrieval-note]")?.textContent).toContain(note);
@@ -327,6 +327,7 @@ describe("renderAnswer", () => {
             params: { detail: "the model server at http://127.0.0.1:8012/v1 did not answer in time", why: null },
           },
           rerank_ms: 30000,
+          sentences_by_meaning: false,
         },
       }),
       { onCite: () => {} },
