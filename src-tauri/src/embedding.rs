@@ -68,8 +68,11 @@ pub struct EmbeddingStatus {
     pub prompt: Option<PromptFamily>,
     /// The prompt family in use (chosen, or recognised).
     pub prompt_in_use: Option<PromptFamily>,
-    /// Passages with a vector of the model.
+    /// Passages with a vector of the model (what meaning search finds).
     pub embedded: usize,
+    /// Passages whose sentences have vectors too (embedded after every passage: what
+    /// answers choose their sentences by).
+    pub sentences: usize,
     /// Passages in the index.
     pub total: usize,
     /// While embedding: how long the rest will take at the pass's rate so far, in
@@ -374,12 +377,17 @@ fn run_pass(
                 if !current() {
                     return false;
                 }
+                let message = if p.embedded < p.total {
+                    "passages not embedded yet are found by their words only"
+                } else {
+                    "every passage is found by meaning; answers choose their sentences by words until their sentences are embedded"
+                };
                 let status = EmbeddingStatus {
                     embedded: p.embedded,
+                    sentences: p.sentences,
                     total: p.total,
                     seconds_left: p.seconds_left,
-                    message: (p.embedded < p.total)
-                        .then(|| "keyword search only until every passage is embedded".to_owned()),
+                    message: (p.sentences < p.total).then(|| message.to_owned()),
                     ..base.clone()
                 };
                 embedding.set_status(app, status);
@@ -392,12 +400,13 @@ fn run_pass(
     }
     let status = match result {
         Ok(report) => EmbeddingStatus {
-            state: if report.coverage.embedded >= report.coverage.total {
+            state: if report.coverage.is_complete() {
                 EmbeddingPhase::Ready
             } else {
                 EmbeddingPhase::Embedding
             },
             embedded: report.coverage.embedded,
+            sentences: report.coverage.sentences,
             total: report.coverage.total,
             ..base
         },
@@ -406,6 +415,7 @@ fn run_pass(
             EmbeddingStatus {
                 state: EmbeddingPhase::Error,
                 embedded: previous.embedded,
+                sentences: previous.sentences,
                 total: previous.total,
                 message: Some(format!("{e}. Keyword search works meanwhile.")),
                 why: Some(e.problem()),

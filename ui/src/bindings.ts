@@ -1640,9 +1640,13 @@ model: string,
  */
 dim: number, 
 /**
- * Chunk texts embedded in this pass.
+ * Chunk texts given a passage vector in this pass.
  */
 embedded_now: number, 
+/**
+ * Chunk texts given their sentence vectors in this pass.
+ */
+sentences_now: number, 
 /**
  * Where the index stands afterwards.
  */
@@ -1661,9 +1665,14 @@ pruned: number,
 seconds: number, };
 export type VectorCoverage = { 
 /**
- * Chunks with a vector of the model.
+ * Chunks with a passage vector of the model (what meaning search finds).
  */
 embedded: number, 
+/**
+ * Chunks whose sentences have vectors of the model too (what answers choose their
+ * sentences by).
+ */
+sentences: number, 
 /**
  * Chunks in the index.
  */
@@ -1694,9 +1703,14 @@ prompt: PromptFamily | null,
  */
 prompt_in_use: PromptFamily | null, 
 /**
- * Passages with a vector of the model.
+ * Passages with a vector of the model (what meaning search finds).
  */
 embedded: number, 
+/**
+ * Passages whose sentences have vectors too (embedded after every passage: what
+ * answers choose their sentences by).
+ */
+sentences: number, 
 /**
  * Passages in the index.
  */

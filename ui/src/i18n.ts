@@ -141,7 +141,8 @@ const en = {
   embeddingsHint: "With an embedding model, Evident also finds passages by meaning, not only by shared words: a built-in model that runs inside Evident, or a local OpenAI-compatible server (Ollama, llama.cpp, LM Studio, vLLM), which wins when set up. Without either, it searches by keywords.",
   embeddingsOff: "Off: keyword search only.",
   embeddingsReady: "On: {model}, all {total} passages embedded.",
-  embeddingsProgress: "Embedding passages with {model}: {embedded} of {total}. Keyword search only until it finishes.",
+  embeddingsProgress: "Embedding passages with {model}: {embedded} of {total}. Passages not embedded yet are found by keyword only.",
+  embeddingsSentences: "Meaning search covers all {total} passages ({model}). Now embedding their sentences, so that answers lead with the right one: {embedded} of {total}.",
   embeddingsStarting: "Starting {model} and counting the passages to embed. Keyword search only until it finishes.",
   embeddingsLeft: "About {left} left at the rate so far.",
   leftSeconds: "{n} s",
@@ -358,7 +359,8 @@ const zh: Record<Key, string> = {
   embeddingsHint: "有了嵌入模型，Evident 还能按意思查找段落，而不只看共同的词语：可以用在 Evident 内部运行的内置模型，也可以用本机的 OpenAI 兼容嵌入服务（Ollama、llama.cpp、LM Studio、vLLM），设置了服务器时优先使用服务器。两者都没有时只做关键词检索。",
   embeddingsOff: "未开启：仅关键词检索。",
   embeddingsReady: "已开启：{model}，全部 {total} 个段落已嵌入。",
-  embeddingsProgress: "正在用 {model} 嵌入段落：{embedded} / {total}。完成之前仅做关键词检索。",
+  embeddingsProgress: "正在用 {model} 嵌入段落：{embedded} / {total}。尚未嵌入的段落只能按关键词检索。",
+  embeddingsSentences: "语义检索已覆盖全部 {total} 个段落（{model}）。正在嵌入各段的句子，以便答案以最贴切的句子开头：{embedded} / {total}。",
   embeddingsStarting: "正在启动 {model} 并统计要嵌入的段落。完成之前仅做关键词检索。",
   embeddingsLeft: "按目前的速度，预计还需 {left}。",
   leftSeconds: "{n} 秒",
@@ -457,7 +459,9 @@ export function setLang(l: Lang): void {
 
 export function t(key: Key, vars: Record<string, string | number> = {}): string {
   let s: string = current === "zh-CN" ? zh[key] : en[key];
-  for (const [k, v] of Object.entries(vars)) s = s.replace(`{${k}}`, String(v));
+  // Every place a variable appears (a line may name a count twice). A function
+  // replacement, so that `$&` or `$1` in a value (a file name) stays as written.
+  for (const [k, v] of Object.entries(vars)) s = s.replaceAll(`{${k}}`, () => String(v));
   return s;
 }
 

@@ -68,41 +68,48 @@ impl Progress {
     }
 
     /// Shows how far embedding has come and how long the rest will take at the rate so
-    /// far (the bar switches from files to passages); not on a terminal, a line at each
-    /// tenth of the way.
+    /// far (the bar switches from files to the pass: every passage, then their
+    /// sentences); not on a terminal, a line at each tenth of the way.
     pub fn embedding(&mut self, p: evident_core::embed::EmbedProgress) {
         if self.quiet {
             return;
         }
         let zh = lang() == Lang::ZhCn;
-        let message = match (p.seconds_left.map(|s| time_left(s, zh)), zh) {
-            (Some(left), true) => format!("正在嵌入段落，预计还需 {left}"),
-            (Some(left), false) => format!("embedding passages, about {left} left"),
-            (None, true) => "正在嵌入段落".to_owned(),
-            (None, false) => "embedding passages".to_owned(),
+        let passages = p.embedded < p.total;
+        let what = match (passages, zh) {
+            (true, true) => "正在嵌入段落",
+            (true, false) => "embedding passages",
+            (false, true) => "段落均可按语义检索，正在嵌入句子",
+            (false, false) => "every passage found by meaning, embedding sentences",
         };
+        let message = match (p.seconds_left.map(|s| time_left(s, zh)), zh) {
+            (Some(left), true) => format!("{what}，预计还需 {left}"),
+            (Some(left), false) => format!("{what}, about {left} left"),
+            (None, _) => what.to_owned(),
+        };
+        // Passages and then sentences, one bar: twice the chunks long.
+        let (length, position) = (2 * p.total as u64, (p.embedded + p.sentences) as u64);
         let bar = self.bar.get_or_insert_with(|| {
-            ProgressBar::with_draw_target(Some(p.total as u64), ProgressDrawTarget::stderr())
+            ProgressBar::with_draw_target(Some(length), ProgressDrawTarget::stderr())
         });
-        if !self.embedding || bar.length() != Some(p.total as u64) {
-            if let Ok(style) =
-                ProgressStyle::with_template("{bar:30} {pos}/{len}  {elapsed}  {wide_msg}")
-            {
+        if !self.embedding || bar.length() != Some(length) {
+            if let Ok(style) = ProgressStyle::with_template("{bar:30} {elapsed}  {wide_msg}") {
                 bar.set_style(style);
             }
-            bar.set_length(p.total as u64);
+            bar.set_length(length);
             self.embedding = true;
         }
-        bar.set_message(message.clone());
-        bar.set_position(p.embedded as u64);
-        let tenth = p.embedded * 10 / p.total.max(1);
+        let count = if passages { p.embedded } else { p.sentences };
+        bar.set_message(format!("{count}/{}  {message}", p.total));
+        bar.set_position(position);
+        let tenth = (position * 10 / length.max(1)) as usize;
         if bar.is_hidden()
             && p.seconds_left.is_some()
-            && p.embedded < p.total
+            && position < length
             && tenth > self.said_tenth
         {
             self.said_tenth = tenth;
-            eprintln!("{}/{}  {message}", p.embedded, p.total);
+            eprintln!("{count}/{}  {message}", p.total);
         }
     }
 
@@ -213,12 +220,15 @@ pub fn embed_report(r: &evident_core::embed::EmbedReport, json: bool) -> anyhow:
     }
     writeln!(
         out,
-        "Embedding ({}, {} dimensions): {} of {} passages embedded, {} in this pass ({:.1} s){}",
+        "Embedding ({}, {} dimensions): {} of {} passages embedded, {} in this pass; \
+         the sentences of {} of them, {} in this pass ({:.1} s){}",
         r.model,
         r.dim,
         r.coverage.embedded,
         r.coverage.total,
         r.embedded_now,
+        r.coverage.sentences,
+        r.sentences_now,
         r.seconds,
         if r.cancelled { ", stopped early" } else { "" }
     )?;

@@ -99,6 +99,10 @@ fn import_embeds_and_search_fuses_keywords_with_meaning() {
         report.coverage.embedded, report.coverage.total,
         "every chunk has its vector"
     );
+    assert_eq!(
+        report.coverage.sentences, report.coverage.total,
+        "and its sentences theirs"
+    );
     assert!(report.coverage.total > 0 && report.dim == 384, "{report:?}");
 
     // An everyday question that shares few words with the policy.
@@ -138,6 +142,105 @@ fn import_embeds_and_search_fuses_keywords_with_meaning() {
         "unchanged chunks are never embedded twice"
     );
     assert_eq!(vector_rows(&store), before);
+}
+
+#[test]
+fn every_passage_is_embedded_before_any_sentence_and_a_stopped_pass_resumes_with_sentences() {
+    let e5 = E5Server::start();
+    let model = server(&e5.url, E5_MODEL);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (mut store, _) = imported(&dir, None);
+    // Stopped by the user at the moment the last passage is embedded.
+    let mut seen = Vec::new();
+    let first = embed_missing(&mut store, model.as_ref(), &mut |p| {
+        seen.push(p);
+        p.embedded < p.total
+    })
+    .expect("embeds passages");
+    let total = first.coverage.total;
+    assert!(first.cancelled && total > 2, "{first:?}");
+    assert_eq!(
+        (first.coverage.embedded, first.coverage.sentences),
+        (total, 0)
+    );
+    assert_eq!(first.sentences_now, 0, "{first:?}");
+    assert!(
+        seen.iter().all(|p| p.sentences == 0)
+            && seen.windows(2).all(|w| w[0].embedded < w[1].embedded),
+        "passages only, in steps: {seen:?}"
+    );
+    assert!(
+        seen.iter().skip(1).all(|p| p.seconds_left.is_some()),
+        "the time left from the first step on: {seen:?}"
+    );
+
+    // Meaning search already reaches every passage; no sentence has a vector yet.
+    let q = "我花了三万块招待客户，这笔钱要谁批准才能报？";
+    let result = search(&store, q, &Aliases::builtin(), &options(&model)).expect("search runs");
+    assert_eq!(
+        result.retrieval.used,
+        RankedBy::Hybrid,
+        "{:?}",
+        result.retrieval
+    );
+    assert!(
+        result.retrieval.note.is_none(),
+        "{:?}",
+        result.retrieval.note
+    );
+    let top = &result.passages[0];
+    assert!(top.text.contains("分管副总经理审批"), "{:?}", top.text);
+    // Its sentences are weighed by words meanwhile: the models for meaning would read
+    // every missing sentence vector as a sentence far from the question, and say
+    // nothing in the documents is close.
+    assert!(!result.retrieval.sentences_by_meaning);
+    assert_ne!(result.status, Outcome::NotFound, "{:?}", result.reason);
+    let identity = model.identity().expect("identity");
+    let model_id = store
+        .find_model(&identity)
+        .expect("lookup")
+        .expect("registered");
+    assert!(
+        store
+            .sentence_vectors(model_id, identity.dim, &[top.chunk_id])
+            .expect("read")
+            .is_empty(),
+        "sentence vectors come after the passages"
+    );
+
+    // The next pass embeds the sentences only, each chunk's in its own spans.
+    let mut seen = Vec::new();
+    let second = embed_missing(&mut store, model.as_ref(), &mut |p| {
+        seen.push(p);
+        true
+    })
+    .expect("embeds sentences");
+    assert_eq!(
+        (second.embedded_now, second.sentences_now),
+        (0, total),
+        "{second:?}"
+    );
+    assert!(second.coverage.is_complete(), "{second:?}");
+    assert!(seen.iter().all(|p| p.embedded == total));
+    assert_eq!(
+        seen.last().map(|p| (p.sentences, p.seconds_left)),
+        Some((total, Some(0)))
+    );
+    let vectors = store
+        .sentence_vectors(model_id, identity.dim, &[top.chunk_id])
+        .expect("read");
+    let mine = vectors
+        .get(&top.chunk_id)
+        .expect("the top passage's sentences");
+    assert_eq!(mine.spans, evident_core::embed::sentence_spans(&top.text));
+    assert_eq!(mine.data.len(), mine.spans.len() * identity.dim);
+    let result = search(&store, q, &Aliases::builtin(), &options(&model)).expect("search runs");
+    assert!(
+        result.retrieval.sentences_by_meaning,
+        "{:?}",
+        result.retrieval
+    );
+    assert_ne!(result.status, Outcome::NotFound, "{:?}", result.reason);
 }
 
 #[test]

@@ -193,6 +193,14 @@ pub const MIGRATIONS: &[&str] = &[
     CREATE INDEX documents_sha256 ON documents(sha256);
     CREATE INDEX documents_path ON documents(path);
     "#,
+    // 10: a chunk's passage vector is stored before its sentences' (an embedding pass
+    // covers every passage first, so that meaning search reaches all of them sooner).
+    // `sentences_done` is 0 while `sentences` and `spans` are still empty; rows from
+    // before were written whole.
+    r#"
+    ALTER TABLE chunk_vectors
+        ADD COLUMN sentences_done INTEGER NOT NULL DEFAULT 1 CHECK (sentences_done IN (0, 1));
+    "#,
 ];
 
 /// The newest schema version this build understands.

@@ -26,7 +26,7 @@ use rusqlite::{Connection, ErrorCode, OptionalExtension, params};
 pub use chunks::{ChunkRecord, PageRecord};
 pub use documents::{DocumentRecord, DocumentStatus, NewDocument, SourceFile, sha256_hex};
 pub use retrieval::StoredPassage;
-pub use vectors::{ChunkVectors, PassageMatrix, PendingChunk, SentenceVectors, VectorCoverage};
+pub use vectors::{ChunkSentences, PassageMatrix, PendingChunk, SentenceVectors, VectorCoverage};
 
 use crate::chunk::CHUNKER_VERSION;
 use crate::{Error, Result};
@@ -418,6 +418,101 @@ mod tests {
             count("SELECT count(*) FROM chunks"),
             0,
             "deletes still cascade"
+        );
+    }
+
+    #[test]
+    fn vectors_written_whole_before_passages_came_first_count_as_complete() {
+        use crate::model::vector::to_blob;
+        let dir = tempfile::tempdir().expect("tmp");
+        let db = dir.path().join("v9.sqlite3");
+        let text = "年假按工龄计算，满一年的员工享受五天。病假须提供医院开具的诊断证明。";
+        let chars = text.chars().count();
+        let spans = passage_text::sentence_spans(text);
+        assert_eq!(spans.len(), 2, "{spans:?}");
+        {
+            // A database as schema 9 left it: one chunk with its passage and sentence
+            // vectors (width 2).
+            let conn = Connection::open(&db).expect("open");
+            for sql in &migrations::MIGRATIONS[..9] {
+                conn.execute_batch(sql).expect("old schema");
+            }
+            conn.execute_batch(&format!(
+                "PRAGMA user_version = 9;
+                 INSERT INTO documents VALUES (1, '/p/a.md', 'markdown', 'A', 'x', 1, 0, 1, 0, 'indexed', '[]', 1, NULL, CAST('/p/a.md' AS BLOB));
+                 INSERT INTO pages(doc_id, page_no, char_start, char_end, text) VALUES (1, 1, 0, {chars}, '{text}');
+                 INSERT INTO chunks(id, doc_id, ordinal, heading_path, page_start, page_end, char_start, char_end, token_count, sha256, text, embed_key)
+                   VALUES (7, 1, 0, '[]', 1, 1, 0, {chars}, 12, 'y', '{text}', 'k');
+                 INSERT INTO embedding_models VALUES (3, 'm', 2, x'', 'http://x', 0, '');"
+            ))
+            .expect("old rows");
+            conn.execute(
+                "INSERT INTO chunk_vectors (model_id, embed_key, passage, sentences, spans)
+                 VALUES (3, 'k', ?1, ?2, ?3)",
+                rusqlite::params![
+                    to_blob([[0.6f32, 0.8].as_slice()]),
+                    to_blob([[1.0f32, 0.0].as_slice(), [0.0f32, 1.0].as_slice()]),
+                    serde_json::to_string(&spans).expect("json"),
+                ],
+            )
+            .expect("old vectors");
+        }
+        let mut store = Store::open(&db).expect("upgrades");
+        let whole = VectorCoverage {
+            embedded: 1,
+            sentences: 1,
+            total: 1,
+        };
+        assert_eq!(store.vector_coverage(3).expect("coverage"), whole);
+        assert!(
+            store
+                .chunks_missing_sentences(3, 10)
+                .expect("pending")
+                .is_empty(),
+            "nothing is embedded again"
+        );
+        let found = store.sentence_vectors(3, 2, &[7]).expect("read");
+        assert_eq!(found.get(&7).map(|v| v.spans.clone()), Some(spans.clone()));
+
+        // From now on a passage vector is stored first: the chunk is found by meaning,
+        // its sentences are not (the composer chooses by words), until they follow.
+        store
+            .connection()
+            .execute("DELETE FROM chunk_vectors", [])
+            .expect("clear");
+        store
+            .put_passage_vectors(3, &[("k".to_owned(), vec![0.6, 0.8])])
+            .expect("passage");
+        assert_eq!(
+            store.vector_coverage(3).expect("coverage"),
+            VectorCoverage {
+                sentences: 0,
+                ..whole
+            }
+        );
+        assert_eq!(
+            store.passage_matrix(3, 2, None).expect("matrix").chunk_ids,
+            [7]
+        );
+        assert!(store.sentence_vectors(3, 2, &[7]).expect("read").is_empty());
+        let pending = store.chunks_missing_sentences(3, 10).expect("pending");
+        assert_eq!(pending.len(), 1);
+        assert_eq!((pending[0].text.as_str(), pending[0].chunks), (text, 1));
+        store
+            .put_sentence_vectors(
+                3,
+                &[ChunkSentences {
+                    embed_key: "k".into(),
+                    spans: spans.clone(),
+                    sentences: vec![vec![1.0, 0.0], vec![0.0, 1.0]],
+                }],
+            )
+            .expect("sentences");
+        assert_eq!(store.vector_coverage(3).expect("coverage"), whole);
+        let found = store.sentence_vectors(3, 2, &[7]).expect("read");
+        assert_eq!(
+            found.get(&7).map(|v| v.data.clone()),
+            Some(vec![1.0, 0.0, 0.0, 1.0])
         );
     }
 

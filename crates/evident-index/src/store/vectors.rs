@@ -33,13 +33,11 @@ pub struct PendingChunk {
     pub chunks: usize,
 }
 
-/// The vectors of one chunk.
+/// The sentence vectors of one chunk, stored after its passage vector.
 #[derive(Debug, Clone)]
-pub struct ChunkVectors {
+pub struct ChunkSentences {
     /// sha256 of the passage as embedded.
     pub embed_key: String,
-    /// Unit vector of the whole text.
-    pub passage: Vec<f32>,
     /// Byte ranges of the text's sentences, one per entry of `sentences`.
     pub spans: Vec<(usize, usize)>,
     /// Unit vector per sentence.
@@ -97,14 +95,26 @@ pub struct SentenceVectors {
     pub data: Vec<f32>,
 }
 
-/// How far one model's embedding of the index has come.
+/// How far one model's embedding of the index has come: passages first, then their
+/// sentences.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct VectorCoverage {
-    /// Chunks with a vector of the model.
+    /// Chunks with a passage vector of the model (what meaning search finds).
     pub embedded: usize,
+    /// Chunks whose sentences have vectors of the model too (what answers choose their
+    /// sentences by).
+    #[serde(default)]
+    pub sentences: usize,
     /// Chunks in the index.
     pub total: usize,
+}
+
+impl VectorCoverage {
+    /// Whether every chunk has its passage and sentence vectors.
+    pub fn is_complete(&self) -> bool {
+        self.sentences >= self.total
+    }
 }
 
 impl Store {
@@ -186,14 +196,15 @@ impl Store {
 
     /// Chunks with and without a vector of `model_id`.
     pub fn vector_coverage(&self, model_id: i64) -> Result<VectorCoverage> {
-        let (embedded, total): (i64, i64) = self.conn.query_row(
-            "SELECT count(v.id), count(*) FROM chunks c
+        let (embedded, sentences, total): (i64, i64, i64) = self.conn.query_row(
+            "SELECT count(v.id), coalesce(sum(v.sentences_done), 0), count(*) FROM chunks c
              LEFT JOIN chunk_vectors v ON v.model_id = ?1 AND v.embed_key = c.embed_key",
             [model_id],
-            |r| Ok((r.get(0)?, r.get(1)?)),
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )?;
         Ok(VectorCoverage {
             embedded: embedded as usize,
+            sentences: sentences as usize,
             total: total as usize,
         })
     }
@@ -201,16 +212,48 @@ impl Store {
     /// Up to `limit` distinct chunk texts that have no vector of `model_id`, in index
     /// order (so progress follows the import order).
     pub fn chunks_missing_vectors(&self, model_id: i64, limit: usize) -> Result<Vec<PendingChunk>> {
-        let mut stmt = self.conn.prepare_cached(
+        self.pending_chunks(
+            "SELECT min(c2.id) AS id, count(*) AS n FROM chunks c2
+             WHERE NOT EXISTS (SELECT 1 FROM chunk_vectors v
+                               WHERE v.model_id = ?1 AND v.embed_key = c2.embed_key)
+             GROUP BY c2.embed_key",
+            model_id,
+            limit,
+        )
+    }
+
+    /// Up to `limit` distinct chunk texts that have a passage vector of `model_id` but
+    /// no sentence vectors yet, in index order.
+    pub fn chunks_missing_sentences(
+        &self,
+        model_id: i64,
+        limit: usize,
+    ) -> Result<Vec<PendingChunk>> {
+        self.pending_chunks(
+            "SELECT min(c2.id) AS id, count(*) AS n FROM chunks c2
+             JOIN chunk_vectors v ON v.model_id = ?1 AND v.embed_key = c2.embed_key
+             WHERE v.sentences_done = 0
+             GROUP BY c2.embed_key",
+            model_id,
+            limit,
+        )
+    }
+
+    /// The chunk texts `groups` picks (one row per text: its first chunk's `id` and the
+    /// number `n` of chunks that share it), with what embedding them needs.
+    fn pending_chunks(
+        &self,
+        groups: &str,
+        model_id: i64,
+        limit: usize,
+    ) -> Result<Vec<PendingChunk>> {
+        let mut stmt = self.conn.prepare_cached(&format!(
             "SELECT c.embed_key, d.title, c.heading_path, c.text, g.n
-             FROM (SELECT min(c2.id) AS id, count(*) AS n FROM chunks c2
-                   WHERE NOT EXISTS (SELECT 1 FROM chunk_vectors v
-                                     WHERE v.model_id = ?1 AND v.embed_key = c2.embed_key)
-                   GROUP BY c2.embed_key) g
+             FROM ({groups}) g
              JOIN chunks c ON c.id = g.id
              JOIN documents d ON d.id = c.doc_id
-             ORDER BY c.id LIMIT ?2",
-        )?;
+             ORDER BY c.id LIMIT ?2"
+        ))?;
         let rows = stmt.query_map(params![model_id, limit as i64], |r| {
             let heading: String = r.get(2)?;
             Ok(PendingChunk {
@@ -224,22 +267,43 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    /// Stores vectors of `model_id`, all in one transaction.
-    pub fn put_vectors(&mut self, model_id: i64, rows: &[ChunkVectors]) -> Result<()> {
+    /// Stores passage vectors of `model_id` (`(embed_key, vector)`), all in one
+    /// transaction; their sentences follow ([`Store::put_sentence_vectors`]).
+    pub fn put_passage_vectors(
+        &mut self,
+        model_id: i64,
+        rows: &[(String, Vec<f32>)],
+    ) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        {
+            // A text embedded meanwhile by another pass keeps its sentences.
+            let mut stmt = tx.prepare_cached(
+                "INSERT INTO chunk_vectors
+                   (model_id, embed_key, passage, sentences, spans, sentences_done)
+                 VALUES (?1, ?2, ?3, x'', '[]', 0)
+                 ON CONFLICT (model_id, embed_key) DO UPDATE SET passage = excluded.passage",
+            )?;
+            for (embed_key, passage) in rows {
+                stmt.execute(params![model_id, embed_key, to_blob([passage.as_slice()])])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Stores the sentence vectors of texts whose passage vector of `model_id` is
+    /// stored, all in one transaction (a text no longer there is left out).
+    pub fn put_sentence_vectors(&mut self, model_id: i64, rows: &[ChunkSentences]) -> Result<()> {
         let tx = self.conn.transaction()?;
         {
             let mut stmt = tx.prepare_cached(
-                "INSERT INTO chunk_vectors (model_id, embed_key, passage, sentences, spans)
-                 VALUES (?1, ?2, ?3, ?4, ?5)
-                 ON CONFLICT (model_id, embed_key) DO UPDATE SET
-                   passage = excluded.passage, sentences = excluded.sentences,
-                   spans = excluded.spans",
+                "UPDATE chunk_vectors SET sentences = ?3, spans = ?4, sentences_done = 1
+                 WHERE model_id = ?1 AND embed_key = ?2",
             )?;
             for row in rows {
                 stmt.execute(params![
                     model_id,
                     row.embed_key,
-                    to_blob([row.passage.as_slice()]),
                     to_blob(row.sentences.iter().map(Vec::as_slice)),
                     serde_json::to_string(&row.spans)?,
                 ])?;
@@ -284,6 +348,14 @@ impl Store {
                 |r| r.get::<_, i64>(0).map(|n| n > 0),
             )?;
             let prompt = if has_prompt { "prompt" } else { "''" };
+            // Nor one from before passages were embedded ahead of their sentences: its
+            // rows were written whole.
+            let has_done: bool = tx.query_row(
+                "SELECT count(*) FROM pragma_table_info('chunk_vectors', 'old') WHERE name = 'sentences_done'",
+                [],
+                |r| r.get::<_, i64>(0).map(|n| n > 0),
+            )?;
+            let done = if has_done { "sentences_done" } else { "1" };
             tx.execute(
                 &format!(
                     "INSERT OR IGNORE INTO embedding_models (id, name, dim, probe, base_url, first_seen, prompt)
@@ -292,8 +364,12 @@ impl Store {
                 [],
             )?;
             let n = tx.execute(
-                "INSERT OR IGNORE INTO chunk_vectors (model_id, embed_key, passage, sentences, spans)
-                 SELECT model_id, embed_key, passage, sentences, spans FROM old.chunk_vectors",
+                &format!(
+                    "INSERT OR IGNORE INTO chunk_vectors
+                       (model_id, embed_key, passage, sentences, spans, sentences_done)
+                     SELECT model_id, embed_key, passage, sentences, spans, {done}
+                     FROM old.chunk_vectors"
+                ),
                 [],
             )?;
             tx.commit()?;
@@ -376,7 +452,8 @@ impl Store {
         Ok(matrix)
     }
 
-    /// Sentence vectors of `model_id` for these chunks (chunks without any are absent).
+    /// Sentence vectors of `model_id` for these chunks (chunks without any, or whose
+    /// sentences are not embedded yet, are absent).
     pub fn sentence_vectors(
         &self,
         model_id: i64,
@@ -391,7 +468,7 @@ impl Store {
             // chunks asked for are found by id, then each one's vectors by key.
             "SELECT c.id, v.sentences, v.spans, c.text FROM chunks c
              CROSS JOIN chunk_vectors v ON v.model_id = ? AND v.embed_key = c.embed_key
-             WHERE c.id IN ({})",
+             WHERE v.sentences_done = 1 AND c.id IN ({})",
             vec!["?"; chunk_ids.len()].join(",")
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;

@@ -55,8 +55,11 @@ export function statusText(s: EmbeddingStatus): string {
       // The pass announces itself before it has counted (and before a built-in
       // model has loaded): "0 of 0" would read as nothing to do.
       if (s.total === 0) return t("embeddingsStarting", { model });
+      // Every passage first (what meaning search finds), then their sentences.
       return sentences([
-        t("embeddingsProgress", { model, embedded: s.embedded, total: s.total }),
+        s.embedded < s.total
+          ? t("embeddingsProgress", { model, embedded: s.embedded, total: s.total })
+          : t("embeddingsSentences", { model, embedded: s.sentences, total: s.total }),
         s.seconds_left === null ? "" : t("embeddingsLeft", { left: timeLeft(s.seconds_left) }),
       ]);
     case "error":
@@ -66,14 +69,15 @@ export function statusText(s: EmbeddingStatus): string {
   }
 }
 
-/// Shows the embedding pass's progress on `bar`; hides it (and answers false) when no
-/// pass is running or it has not counted yet.
+/// Shows the embedding pass's progress on `bar`, its passages and then their
+/// sentences as one way; hides it (and answers false) when no pass is running or it
+/// has not counted yet.
 export function showProgress(bar: HTMLProgressElement, s: EmbeddingStatus): boolean {
   const running = s.state === "embedding" && s.total > 0;
   bar.hidden = !running;
   if (running) {
-    bar.max = s.total;
-    bar.value = s.embedded;
+    bar.max = 2 * s.total;
+    bar.value = s.embedded + s.sentences;
   }
   return running;
 }

@@ -14,6 +14,7 @@ function status(overrides: Partial<EmbeddingStatus>): EmbeddingStatus {
     prompt: null,
     prompt_in_use: "embedding-gemma",
     embedded: 10,
+    sentences: 10,
     total: 10,
     seconds_left: null,
     message: null,
@@ -29,7 +30,7 @@ describe("settings wording", () => {
   it("says how far the embedding pass has come, and never '0 of 0' before it has counted", () => {
     setLang("en");
     expect(statusText(status({ state: "embedding", embedded: 3, total: 11 }))).toBe(
-      "Embedding passages with embeddinggemma: 3 of 11. Keyword search only until it finishes.",
+      "Embedding passages with embeddinggemma: 3 of 11. Passages not embedded yet are found by keyword only.",
     );
     const starting = statusText(status({ state: "embedding", embedded: 0, total: 0 }));
     expect(starting).toBe("Starting embeddinggemma and counting the passages to embed. Keyword search only until it finishes.");
@@ -40,7 +41,7 @@ describe("settings wording", () => {
   it("says how long the rest of the embedding pass will take, once there is a rate", () => {
     setLang("en");
     expect(statusText(status({ state: "embedding", embedded: 320, total: 1254, seconds_left: 281 }))).toBe(
-      "Embedding passages with embeddinggemma: 320 of 1254. Keyword search only until it finishes. " +
+      "Embedding passages with embeddinggemma: 320 of 1254. Passages not embedded yet are found by keyword only. " +
         "About 5 min left at the rate so far.",
     );
     expect(statusText(status({ state: "embedding", embedded: 8, total: 20, seconds_left: 12 }))).toContain(
@@ -51,7 +52,19 @@ describe("settings wording", () => {
     );
     setLang("zh-CN");
     expect(statusText(status({ state: "embedding", embedded: 320, total: 1254, seconds_left: 281 }))).toBe(
-      "正在用 embeddinggemma 嵌入段落：320 / 1254。完成之前仅做关键词检索。按目前的速度，预计还需 5 分钟。",
+      "正在用 embeddinggemma 嵌入段落：320 / 1254。尚未嵌入的段落只能按关键词检索。按目前的速度，预计还需 5 分钟。",
+    );
+  });
+
+  it("says when every passage is found by meaning and their sentences are being embedded", () => {
+    setLang("en");
+    expect(statusText(status({ state: "embedding", embedded: 1254, sentences: 40, total: 1254, seconds_left: 700 }))).toBe(
+      "Meaning search covers all 1254 passages (embeddinggemma). Now embedding their sentences, so that answers lead " +
+        "with the right one: 40 of 1254. About 12 min left at the rate so far.",
+    );
+    setLang("zh-CN");
+    expect(statusText(status({ state: "embedding", embedded: 1254, sentences: 40, total: 1254, seconds_left: null }))).toBe(
+      "语义检索已覆盖全部 1254 个段落（embeddinggemma）。正在嵌入各段的句子，以便答案以最贴切的句子开头：40 / 1254。",
     );
   });
 
