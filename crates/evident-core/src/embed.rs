@@ -56,46 +56,90 @@ enum Phase {
     Sentences,
 }
 
-/// Seconds a chunk's sentences take to embed for each second its passage took, until
-/// the pass has a sentence rate of its own: the corpus with the built-in
-/// EmbeddingGemma took 688 s for 1,073 passages and 854 s for their 8,301 sentences
-/// (about 1.24 times as long per chunk).
-const SENTENCES_PER_PASSAGE: f64 = 1.24;
-
-/// Chunks embedded and seconds spent, per phase, for the time left.
-#[derive(Debug, Default)]
-struct Rates {
-    passages: (usize, f64),
-    sentences: (usize, f64),
+/// The work of embedding `text`, in quarters of a token, estimated without the model's
+/// tokenizer: a CJK character is about a token, four other characters are about one.
+/// A model reads at about one pace in tokens (the built-in EmbeddingGemma: some 400 a
+/// second on two cores), so passages and sentences share one rate in this unit. Checked
+/// on two passes of the built-in model: the passages' rate gave their sentences 515 s
+/// where 548 s were taken (colloquial-dev's 33 documents), and 77.9 s where 74.7 s were
+/// (50 CMRC 2018 passages and 5 handbook pages); a rate per chunk had said 401 and 80.
+fn quarter_tokens(text: &str) -> usize {
+    text.chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| {
+            if evident_text::normalize::is_cjk(c) {
+                4
+            } else {
+                1
+            }
+        })
+        .sum()
 }
 
-impl Rates {
-    fn add(&mut self, phase: Phase, chunks: usize, seconds: f64) {
-        let rate = match phase {
-            Phase::Passages => &mut self.passages,
-            Phase::Sentences => &mut self.sentences,
-        };
-        rate.0 += chunks;
-        rate.1 += seconds;
+/// The work of embedding a chunk text's passage: its place and its text.
+fn passage_work(chunk: &PendingChunk) -> usize {
+    let input = passage_input(&chunk.title, &chunk.heading_path, &chunk.text);
+    input.place.as_deref().map_or(0, quarter_tokens) + quarter_tokens(&input.text)
+}
+
+/// The work of embedding a chunk text's sentences: each, with the passage's place
+/// when the model reads it too (`titled`).
+fn sentence_work(chunk: &PendingChunk, titled: bool) -> usize {
+    let place = if titled {
+        passage_input(&chunk.title, &chunk.heading_path, &chunk.text)
+            .place
+            .as_deref()
+            .map_or(0, quarter_tokens)
+    } else {
+        0
+    };
+    sentence_spans(&chunk.text)
+        .iter()
+        .map(|&(s, e)| place + quarter_tokens(&chunk.text[s..e]))
+        .sum()
+}
+
+/// The work a pass has left and has done, for the time left: passages and sentences
+/// at one rate ([`quarter_tokens`]).
+#[derive(Debug, Default)]
+struct Work {
+    left: usize,
+    done: usize,
+    seconds: f64,
+}
+
+impl Work {
+    /// The work of everything `model_id` has not embedded in `store`, its sentences
+    /// read with their passage's place or not (`titled`).
+    fn pending(store: &Store, model_id: i64, titled: bool) -> Result<Self> {
+        const ALL: usize = i64::MAX as usize;
+        let missing: usize = store
+            .chunks_missing_vectors(model_id, ALL)?
+            .iter()
+            .map(|c| passage_work(c) + sentence_work(c, titled))
+            .sum();
+        let sentences: usize = store
+            .chunks_missing_sentences(model_id, ALL)?
+            .iter()
+            .map(|c| sentence_work(c, titled))
+            .sum();
+        Ok(Self {
+            left: missing + sentences,
+            ..Self::default()
+        })
     }
 
-    /// Seconds per chunk of a phase, when this pass has done some of it.
-    fn per_chunk((chunks, seconds): (usize, f64)) -> Option<f64> {
-        (chunks > 0 && seconds > 0.0).then(|| seconds / chunks as f64)
+    fn did(&mut self, work: usize, seconds: f64) {
+        self.done += work;
+        self.left = self.left.saturating_sub(work);
+        self.seconds += seconds;
     }
 
-    /// The time `passages` chunks without any vector and `sentences` chunks without
-    /// sentence vectors will take (whole seconds, rounded up); `None` without a rate.
-    fn seconds_left(&self, passages: usize, sentences: usize) -> Option<u64> {
-        let passage = Self::per_chunk(self.passages);
-        let sentence =
-            Self::per_chunk(self.sentences).or(passage.map(|p| p * SENTENCES_PER_PASSAGE));
-        let left = match (passage, sentence) {
-            (_, Some(s)) if passages == 0 => sentences as f64 * s,
-            (Some(p), Some(s)) => passages as f64 * p + sentences as f64 * s,
-            _ => return None,
-        };
-        Some(left.ceil() as u64)
+    /// Whole seconds the rest will take at the rate so far, rounded up; `None` before
+    /// there is a rate.
+    fn seconds_left(&self) -> Option<u64> {
+        (self.done > 0 && self.seconds > 0.0)
+            .then(|| (self.left as f64 * self.seconds / self.done as f64).ceil() as u64)
     }
 }
 
@@ -197,18 +241,17 @@ pub fn embed_missing(
     let model_id = store.register_model(&identity, &embedder.location())?;
     let mut coverage = store.vector_coverage(model_id)?;
     let (mut embedded_now, mut sentences_now) = (0, 0);
-    let mut rates = Rates::default();
-    let mut report = |coverage: &VectorCoverage, rates: &Rates| {
-        let embedded = coverage.embedded.min(coverage.total);
-        let sentences = coverage.sentences.min(coverage.total);
+    let titled = embedder.titles_sentences();
+    let mut work = Work::pending(store, model_id, titled)?;
+    let mut report = |coverage: &VectorCoverage, work: &Work| {
         progress(EmbedProgress {
-            embedded,
-            sentences,
+            embedded: coverage.embedded.min(coverage.total),
+            sentences: coverage.sentences.min(coverage.total),
             total: coverage.total,
-            seconds_left: rates.seconds_left(coverage.total - embedded, coverage.total - sentences),
+            seconds_left: work.seconds_left(),
         })
     };
-    let mut cancelled = !report(&coverage, &rates);
+    let mut cancelled = !report(&coverage, &work);
     for phase in [Phase::Passages, Phase::Sentences] {
         while !cancelled {
             let page = match phase {
@@ -221,6 +264,10 @@ pub fn embed_missing(
             for pending in page.chunks(CHUNKS_PER_STEP) {
                 let step = Instant::now();
                 let chunks: usize = pending.iter().map(|c| c.chunks).sum();
+                let done: usize = match phase {
+                    Phase::Passages => pending.iter().map(passage_work).sum(),
+                    Phase::Sentences => pending.iter().map(|c| sentence_work(c, titled)).sum(),
+                };
                 match phase {
                     Phase::Passages => {
                         let rows = embed_passages(embedder, pending)?;
@@ -235,8 +282,8 @@ pub fn embed_missing(
                         coverage.sentences += chunks;
                     }
                 }
-                rates.add(phase, chunks, step.elapsed().as_secs_f64());
-                cancelled = !report(&coverage, &rates);
+                work.did(done, step.elapsed().as_secs_f64());
+                cancelled = !report(&coverage, &work);
                 if cancelled {
                     break;
                 }
@@ -264,34 +311,52 @@ mod tests {
 
     #[test]
     fn the_time_left_follows_the_rate_so_far() {
-        let mut rates = Rates::default();
+        let mut work = Work {
+            left: 1_000,
+            ..Work::default()
+        };
+        assert_eq!(work.seconds_left(), None, "no rate before the first step");
+        work.did(0, 2.0);
         assert_eq!(
-            rates.seconds_left(100, 100),
+            work.seconds_left(),
             None,
-            "no rate before the first step"
+            "nor from a step that did nothing"
         );
-        rates.add(Phase::Passages, 8, 0.0);
+        // 200 characters' work in 2 s: the 800 left take 8 s.
+        work.did(200, 0.0);
+        assert_eq!(work.seconds_left(), Some(8));
+        // Rounded up: never 0 while some work is left.
+        work.did(799, 0.0);
+        assert_eq!(work.seconds_left(), Some(1));
+        work.did(5, 1.0);
+        assert_eq!(work.seconds_left(), Some(0), "more done than was counted");
+    }
+
+    #[test]
+    fn work_is_counted_in_tokens_of_what_the_model_reads() {
+        assert_eq!(quarter_tokens("病假须提供证明。"), 8 * 4);
         assert_eq!(
-            rates.seconds_left(100, 100),
-            None,
-            "nor after a step that took no time"
+            quarter_tokens("Sick leave, 5 days"),
+            15,
+            "four characters a token"
         );
-        // 8 passages in 4 s: half a second each, and their sentences 1.24 times that.
-        rates.add(Phase::Passages, 0, 4.0);
-        assert_eq!(rates.seconds_left(100, 100), Some(50 + 62));
-        assert_eq!(rates.seconds_left(0, 0), Some(0));
-        // Once sentences have a rate of their own, it is used instead.
-        rates.add(Phase::Sentences, 10, 10.0);
-        assert_eq!(rates.seconds_left(0, 30), Some(30));
-        assert_eq!(rates.seconds_left(2, 30), Some(31));
-        // Rounded up: never 0 while some are left.
-        let mut fast = Rates::default();
-        fast.add(Phase::Sentences, 3, 1.0);
-        assert_eq!(fast.seconds_left(0, 1), Some(1));
+        let chunk = PendingChunk {
+            embed_key: "k".into(),
+            title: "请假制度".into(),
+            heading_path: vec!["第二章 病假".into()],
+            text: "员工请病假须提供医院证明。病假期间工资按百分之八十发放。".into(),
+            chunks: 1,
+        };
+        assert_eq!(sentence_spans(&chunk.text).len(), 2);
+        let input = passage_input(&chunk.title, &chunk.heading_path, &chunk.text);
+        let place = quarter_tokens(input.place.as_deref().expect("a title and a heading"));
+        assert!(place >= 4 * 4, "{place}");
+        assert_eq!(sentence_work(&chunk, false), 28 * 4);
         assert_eq!(
-            fast.seconds_left(5, 1),
-            None,
-            "passages left and no passage rate"
+            sentence_work(&chunk, true),
+            28 * 4 + 2 * place,
+            "each sentence is read with the place"
         );
+        assert_eq!(passage_work(&chunk), place + quarter_tokens(&input.text));
     }
 }
