@@ -85,6 +85,35 @@ fn vector_rows(store: &Store) -> i64 {
         .expect("count")
 }
 
+/// Asks the sample policy an everyday question that shares few words with it, and
+/// checks that meaning search answered it: hybrid, with no note, the approval clause
+/// first.
+fn everyday_question_by_meaning(
+    store: &Store,
+    model: &Arc<ModelServer>,
+) -> evident_core::search::SearchResult {
+    let q = "我花了三万块招待客户，这笔钱要谁批准才能报？";
+    let result = search(store, q, &Aliases::builtin(), &options(model)).expect("search runs");
+    assert_eq!(
+        result.retrieval.used,
+        RankedBy::Hybrid,
+        "{:?}",
+        result.retrieval
+    );
+    assert!(
+        result.retrieval.note.is_none(),
+        "{:?}",
+        result.retrieval.note
+    );
+    let top = &result.passages[0];
+    assert!(
+        top.text.contains("分管副总经理审批"),
+        "the approval clause should rank first, got {:?}",
+        top.text
+    );
+    result
+}
+
 #[test]
 fn import_embeds_and_search_fuses_keywords_with_meaning() {
     let e5 = E5Server::start();
@@ -105,26 +134,8 @@ fn import_embeds_and_search_fuses_keywords_with_meaning() {
     );
     assert!(report.coverage.total > 0 && report.dim == 384, "{report:?}");
 
-    // An everyday question that shares few words with the policy.
-    let q = "我花了三万块招待客户，这笔钱要谁批准才能报？";
-    let result = search(&store, q, &Aliases::builtin(), &options(&model)).expect("search runs");
-    assert_eq!(
-        result.retrieval.used,
-        RankedBy::Hybrid,
-        "{:?}",
-        result.retrieval
-    );
-    assert!(
-        result.retrieval.note.is_none(),
-        "{:?}",
-        result.retrieval.note
-    );
+    let result = everyday_question_by_meaning(&store, &model);
     let top = &result.passages[0];
-    assert!(
-        top.text.contains("分管副总经理审批"),
-        "the approval clause should rank first, got {:?}",
-        top.text
-    );
     assert!(
         top.why.cosine.is_some() && top.why.passage_vector.is_some(),
         "{:?}",
@@ -175,21 +186,8 @@ fn every_passage_is_embedded_before_any_sentence_and_a_stopped_pass_resumes_with
     );
 
     // Meaning search already reaches every passage; no sentence has a vector yet.
-    let q = "我花了三万块招待客户，这笔钱要谁批准才能报？";
-    let result = search(&store, q, &Aliases::builtin(), &options(&model)).expect("search runs");
-    assert_eq!(
-        result.retrieval.used,
-        RankedBy::Hybrid,
-        "{:?}",
-        result.retrieval
-    );
-    assert!(
-        result.retrieval.note.is_none(),
-        "{:?}",
-        result.retrieval.note
-    );
+    let result = everyday_question_by_meaning(&store, &model);
     let top = &result.passages[0];
-    assert!(top.text.contains("分管副总经理审批"), "{:?}", top.text);
     // Its sentences are weighed by words meanwhile: the models for meaning would read
     // every missing sentence vector as a sentence far from the question, and say
     // nothing in the documents is close.
@@ -234,7 +232,7 @@ fn every_passage_is_embedded_before_any_sentence_and_a_stopped_pass_resumes_with
         .expect("the top passage's sentences");
     assert_eq!(mine.spans, evident_core::embed::sentence_spans(&top.text));
     assert_eq!(mine.data.len(), mine.spans.len() * identity.dim);
-    let result = search(&store, q, &Aliases::builtin(), &options(&model)).expect("search runs");
+    let result = everyday_question_by_meaning(&store, &model);
     assert!(
         result.retrieval.sentences_by_meaning,
         "{:?}",
