@@ -18,7 +18,9 @@ use serde::Serialize;
 
 use crate::Result;
 use crate::model::{Embedder, InputKind, Text};
-pub use crate::store::passage_text::{PassageInput, embed_key, passage_input, sentence_spans};
+pub use crate::store::passage_text::{
+    PassageInput, embed_key, passage_input, place, sentence_spans,
+};
 use crate::store::{ChunkSentences, PendingChunk, Store, VectorCoverage};
 
 /// Chunk texts embedded per transaction (and per progress report).
@@ -86,8 +88,7 @@ fn passage_work(chunk: &PendingChunk) -> usize {
 /// when the model reads it too (`titled`).
 fn sentence_work(chunk: &PendingChunk, titled: bool) -> usize {
     let place = if titled {
-        passage_input(&chunk.title, &chunk.heading_path, &chunk.text)
-            .place
+        place(&chunk.title, &chunk.heading_path)
             .as_deref()
             .map_or(0, quarter_tokens)
     } else {
@@ -192,7 +193,7 @@ fn embed_sentences(
     let titled = embedder.titles_sentences();
     let places: Vec<Option<String>> = pending
         .iter()
-        .map(|c| passage_input(&c.title, &c.heading_path, &c.text).place)
+        .map(|c| place(&c.title, &c.heading_path))
         .collect();
     let mut texts: Vec<Vec<String>> = Vec::with_capacity(pending.len());
     let mut layout = Vec::with_capacity(pending.len());
@@ -265,23 +266,21 @@ pub fn embed_missing(
                 let step = Instant::now();
                 let chunks: usize = pending.iter().map(|c| c.chunks).sum();
                 let done: usize = match phase {
-                    Phase::Passages => pending.iter().map(passage_work).sum(),
-                    Phase::Sentences => pending.iter().map(|c| sentence_work(c, titled)).sum(),
-                };
-                match phase {
                     Phase::Passages => {
                         let rows = embed_passages(embedder, pending)?;
                         store.put_passage_vectors(model_id, &rows)?;
                         embedded_now += rows.len();
                         coverage.embedded += chunks;
+                        pending.iter().map(passage_work).sum()
                     }
                     Phase::Sentences => {
                         let rows = embed_sentences(embedder, pending)?;
                         store.put_sentence_vectors(model_id, &rows)?;
                         sentences_now += rows.len();
                         coverage.sentences += chunks;
+                        pending.iter().map(|c| sentence_work(c, titled)).sum()
                     }
-                }
+                };
                 work.did(done, step.elapsed().as_secs_f64());
                 cancelled = !report(&coverage, &work);
                 if cancelled {

@@ -415,17 +415,7 @@ pub fn search(
         .model
         .as_deref()
         .unwrap_or_else(|| learned::Model::builtin());
-    // Sentences are weighed by meaning only when every passage read has its sentence
-    // vectors: the models for vectors were learnt with a cosine for every sentence, and
-    // read a missing one as a sentence far from the question (an embedding pass stores
-    // every passage's vector before any sentence's; a file imported meanwhile has
-    // none). Until then the models for words choose and decide, on the passages the
-    // vectors helped find.
-    let with_vectors = vectors.is_some()
-        && passages.iter().all(|p| {
-            !p.sentence_similarity.is_empty()
-                || crate::store::passage_text::sentence_spans(&p.text).is_empty()
-        });
+    let with_vectors = vectors.is_some() && sentences_by_meaning(&passages);
     info.sentences_by_meaning = with_vectors;
     let sentences = choose_sentences(&query, &weights, &passages, model, with_vectors, options);
     mark_chosen(&mut passages, &sentences);
@@ -613,6 +603,19 @@ fn fused_with_vectors(
             / keyword_top.len() as f64
     };
     Ok((fused, (hits, agreement)))
+}
+
+/// Whether a search with vectors weighs its sentences by meaning: only when every
+/// passage read has its sentence vectors. The models for vectors were learnt with a
+/// cosine for every sentence, and read a missing one as a sentence far from the
+/// question (an embedding pass stores every passage's vector before any sentence's; a
+/// file imported meanwhile has none). Until then the models for words choose and
+/// decide, on the passages the vectors helped find.
+fn sentences_by_meaning(passages: &[Passage]) -> bool {
+    passages.iter().all(|p| {
+        !p.sentence_similarity.is_empty()
+            || crate::store::passage_text::sentence_spans(&p.text).is_empty()
+    })
 }
 
 /// How many of the fused ranking are read: a reranker reads more than the k kept, so

@@ -67,6 +67,15 @@ impl PassageInput {
 
 /// The [`PassageInput`] of a chunk.
 pub fn passage_input(title: &str, heading_path: &[String], text: &str) -> PassageInput {
+    PassageInput {
+        place: place(title, heading_path),
+        text: evident_text::normalize::nfkc(text),
+    }
+}
+
+/// A chunk's place as a model reads it (its [`PassageInput::place`]): the document
+/// title and the headings above it, each once, folded.
+pub fn place(title: &str, heading_path: &[String]) -> Option<String> {
     let mut place: Vec<&str> = Vec::new();
     for part in std::iter::once(title).chain(heading_path.iter().map(String::as_str)) {
         let part = part.trim();
@@ -74,11 +83,7 @@ pub fn passage_input(title: &str, heading_path: &[String], text: &str) -> Passag
             place.push(part);
         }
     }
-    let nfkc = evident_text::normalize::nfkc;
-    PassageInput {
-        place: (!place.is_empty()).then(|| nfkc(&place.join(" > "))),
-        text: nfkc(text),
-    }
+    (!place.is_empty()).then(|| evident_text::normalize::nfkc(&place.join(" > ")))
 }
 
 /// The key of a chunk's vectors: sha256 of [`PassageInput::joined`].

@@ -340,22 +340,27 @@ impl Store {
         }
         let copied = (|| -> rusqlite::Result<usize> {
             let tx = self.conn.unchecked_transaction()?;
+            let has_column = |table: &str, column: &str| {
+                tx.query_row(
+                    "SELECT count(*) FROM pragma_table_info(?1, 'old') WHERE name = ?2",
+                    [table, column],
+                    |r| r.get::<_, i64>(0).map(|n| n > 0),
+                )
+            };
             // An old database from before prompts were recorded has no `prompt` column:
             // its models had none.
-            let has_prompt: bool = tx.query_row(
-                "SELECT count(*) FROM pragma_table_info('embedding_models', 'old') WHERE name = 'prompt'",
-                [],
-                |r| r.get::<_, i64>(0).map(|n| n > 0),
-            )?;
-            let prompt = if has_prompt { "prompt" } else { "''" };
+            let prompt = if has_column("embedding_models", "prompt")? {
+                "prompt"
+            } else {
+                "''"
+            };
             // Nor one from before passages were embedded ahead of their sentences: its
             // rows were written whole.
-            let has_done: bool = tx.query_row(
-                "SELECT count(*) FROM pragma_table_info('chunk_vectors', 'old') WHERE name = 'sentences_done'",
-                [],
-                |r| r.get::<_, i64>(0).map(|n| n > 0),
-            )?;
-            let done = if has_done { "sentences_done" } else { "1" };
+            let done = if has_column("chunk_vectors", "sentences_done")? {
+                "sentences_done"
+            } else {
+                "1"
+            };
             tx.execute(
                 &format!(
                     "INSERT OR IGNORE INTO embedding_models (id, name, dim, probe, base_url, first_seen, prompt)
