@@ -103,6 +103,8 @@ impl Store {
         }
         conn.pragma_update(None, "synchronous", "NORMAL")
             .map_err(corrupt)?;
+        conn.pragma_update(None, "temp_store", "MEMORY")
+            .map_err(corrupt)?;
         // Read through a memory map: the open-time quick_check and index scans then cost
         // no system call per page.
         conn.pragma_update(None, "mmap_size", 256i64 << 20)
