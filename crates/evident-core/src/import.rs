@@ -229,6 +229,43 @@ enum Prepared {
     Ready(Box<NewDocument>),
 }
 
+/// A file read and its text extracted, not chunked yet: chunks are measured in words,
+/// which needs jieba's dictionary ([`Importer::chunk_read`]).
+struct ReadFile {
+    source: SourceFile,
+    extracted: crate::extract::Extracted,
+}
+
+/// What reading a file gave: an outcome already, or text to chunk.
+enum Read {
+    Done(Prepared),
+    Text(Box<ReadFile>),
+}
+
+impl From<Prepared> for Read {
+    fn from(prepared: Prepared) -> Self {
+        Read::Done(prepared)
+    }
+}
+
+/// Files a reading thread holds, read but not chunked, while jieba's dictionary loads
+/// (about 80 ms on one core, a quarter of importing the 908 Markdown files of
+/// `scripts/bench.sh --import`): the files are read meanwhile instead of after it.
+#[derive(Default)]
+struct Held {
+    files: std::collections::VecDeque<(usize, Box<ReadFile>)>,
+    bytes: u64,
+}
+
+impl Held {
+    /// Most file bytes a reading thread holds before it waits for the dictionary.
+    const MAX_BYTES: u64 = 16 << 20;
+
+    fn is_full(&self) -> bool {
+        self.bytes >= Self::MAX_BYTES
+    }
+}
+
 /// What a reading thread sends the writing one.
 enum Msg {
     /// File `i` is read.
@@ -257,6 +294,11 @@ impl Importer {
     ) -> Result<ImportSummary> {
         self.options.chunker.validate()?;
         let started = Instant::now();
+        // Every file's chunks are measured in words, so the dictionary is needed before
+        // the first one: it loads on a thread of its own while the files are listed.
+        let _ = std::thread::Builder::new()
+            .name("evident-dict".into())
+            .spawn(evident_text::segment::warm_up);
         let (files, mut early) = collect_files(inputs);
         let sizes: Vec<u64> = files
             .iter()
@@ -284,26 +326,7 @@ impl Importer {
                 std::thread::Builder::new()
                     .name("evident-read".into())
                     .spawn_scoped(scope, move || {
-                        loop {
-                            let i = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(path) = files.get(i) else { break };
-                            let progress = |page: u32, pages: u32| {
-                                let _ = tx.send(Msg::Ocr { i, page, pages });
-                            };
-                            let ctx = crate::extract::pdf::OcrContext {
-                                cache: Some(ocr_cache.as_path()),
-                                progress: &progress,
-                                cancelled: &|| self.cancelled(),
-                            };
-                            let prepared = if self.cancelled() {
-                                Prepared::Done(Outcome::skipped(Problem::Cancelled))
-                            } else {
-                                self.prepare(path, known, &ctx)
-                            };
-                            if tx.send(Msg::Prepared(i, prepared)).is_err() {
-                                break;
-                            }
-                        }
+                        self.read_files(files, known, next, ocr_cache, &tx);
                     })
                     .map_err(Error::Thread)?;
             }
@@ -398,27 +421,93 @@ impl Importer {
             .is_some_and(|c| c.load(Ordering::Relaxed))
     }
 
-    fn prepare(
+    /// A reading thread: takes the next file not taken yet, reads, extracts and chunks
+    /// it, and sends it to the writer, until every file is taken. While jieba's
+    /// dictionary is still loading, files read are [`Held`] rather than waited on.
+    fn read_files(
         &self,
-        path: &Path,
+        files: &[PathBuf],
         known: &Known,
-        ctx: &crate::extract::pdf::OcrContext<'_>,
-    ) -> Prepared {
-        match self.try_prepare(path, known, ctx) {
-            Ok(p) => p,
-            Err(e) if e.problem() == Problem::Cancelled => {
-                Prepared::Done(Outcome::skipped(Problem::Cancelled))
+        next: &AtomicUsize,
+        ocr_cache: &Path,
+        tx: &mpsc::Sender<Msg>,
+    ) {
+        let mut held = Held::default();
+        loop {
+            if (evident_text::segment::dictionary_loaded() || held.is_full())
+                && !self.send_held(&mut held, tx)
+            {
+                return;
             }
-            Err(e) => Prepared::Done(Outcome::failed(e.problem())),
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(path) = files.get(i) else { break };
+            let progress = |page: u32, pages: u32| {
+                let _ = tx.send(Msg::Ocr { i, page, pages });
+            };
+            let ctx = crate::extract::pdf::OcrContext {
+                cache: Some(ocr_cache),
+                progress: &progress,
+                cancelled: &|| self.cancelled(),
+            };
+            let prepared = match self.unless_cancelled(|| self.read(path, known, &ctx)) {
+                Read::Text(file) if !evident_text::segment::dictionary_loaded() => {
+                    held.bytes += file.source.size_bytes;
+                    held.files.push_back((i, file));
+                    continue;
+                }
+                Read::Text(file) => self.unless_cancelled(|| self.chunk_read(*file)),
+                Read::Done(prepared) => prepared,
+            };
+            if tx.send(Msg::Prepared(i, prepared)).is_err() {
+                return;
+            }
+        }
+        self.send_held(&mut held, tx);
+    }
+
+    /// `work`'s result, or a skipped file once the import is stopped.
+    fn unless_cancelled<T: From<Prepared>>(&self, work: impl FnOnce() -> T) -> T {
+        if self.cancelled() {
+            Prepared::Done(Outcome::skipped(Problem::Cancelled)).into()
+        } else {
+            work()
         }
     }
 
-    fn try_prepare(
+    /// Chunks the files `held` read while the dictionary loaded, in the order they were
+    /// read, and sends them to the writer; false once the writer has stopped listening.
+    fn send_held(&self, held: &mut Held, tx: &mpsc::Sender<Msg>) -> bool {
+        held.bytes = 0;
+        while let Some((i, file)) = held.files.pop_front() {
+            let prepared = self.unless_cancelled(|| self.chunk_read(*file));
+            if tx.send(Msg::Prepared(i, prepared)).is_err() {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Reads and extracts the file at `path` ([`Importer::try_read`]); a failure is its
+    /// outcome.
+    fn read(&self, path: &Path, known: &Known, ctx: &crate::extract::pdf::OcrContext<'_>) -> Read {
+        self.try_read(path, known, ctx)
+            .unwrap_or_else(|e| Read::Done(failed(&e)))
+    }
+
+    /// Chunks a file read, ready for the writer; a failure is its outcome.
+    fn chunk_read(&self, file: ReadFile) -> Prepared {
+        let ReadFile { source, extracted } = file;
+        chunk(&extracted, &self.options.chunker)
+            .and_then(|chunks| NewDocument::new(source, extracted, chunks))
+            .map_or_else(|e| failed(&e), |doc| Prepared::Ready(Box::new(doc)))
+    }
+
+    fn try_read(
         &self,
         path: &Path,
         known: &Known,
         ctx: &crate::extract::pdf::OcrContext<'_>,
-    ) -> Result<Prepared> {
+    ) -> Result<Read> {
         let Some(kind) = DocumentKind::from_path(path) else {
             let ext = path
                 .extension()
@@ -426,11 +515,13 @@ impl Importer {
                 .unwrap_or_default();
             if ext.eq_ignore_ascii_case(".doc") {
                 // A policy in the old Word format is meant to be read: say how.
-                return Ok(Prepared::Done(Outcome::failed(Problem::OldWord)));
+                return Ok(Read::Done(Prepared::Done(Outcome::failed(
+                    Problem::OldWord,
+                ))));
             }
-            return Ok(Prepared::Done(Outcome::skipped(Problem::Unsupported {
-                ext,
-            })));
+            return Ok(Read::Done(Prepared::Done(Outcome::skipped(
+                Problem::Unsupported { ext },
+            ))));
         };
         let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
         let bytes = match kind {
@@ -452,17 +543,20 @@ impl Importer {
             && *sha == sha256
             && *version == CHUNKER_VERSION
         {
-            return Ok(Prepared::Done(Outcome::Unchanged { doc_id: *id }));
+            return Ok(Read::Done(Prepared::Done(Outcome::Unchanged {
+                doc_id: *id,
+            })));
         }
         if let Some(other) = known.by_sha.get(&sha256).filter(|p| p.as_path() != path) {
-            return Ok(Prepared::Done(Outcome::Duplicate { of: other.clone() }));
+            return Ok(Read::Done(Prepared::Done(Outcome::Duplicate {
+                of: other.clone(),
+            })));
         }
         let mut extracted = match kind {
             DocumentKind::Pdf => self.options.pdf.extract_with(path, &bytes, ctx)?,
             _ => extract_textual(path, kind, &bytes)?,
         };
         extracted.tile_pages();
-        let chunks = chunk(&extracted, &self.options.chunker)?;
         let mtime = meta
             .modified()
             .ok()
@@ -475,9 +569,7 @@ impl Importer {
             size_bytes: bytes.len() as u64,
             mtime,
         };
-        Ok(Prepared::Ready(Box::new(NewDocument::new(
-            source, extracted, chunks,
-        )?)))
+        Ok(Read::Text(Box::new(ReadFile { source, extracted })))
     }
 
     /// Writes a prepared document. `written` holds the content hashes written earlier in
@@ -587,6 +679,15 @@ impl Batch {
         }
         self.bytes = 0;
     }
+}
+
+/// A file's outcome when reading or chunking it failed: skipped if the import was
+/// stopped, failed with the reason otherwise.
+fn failed(e: &Error) -> Prepared {
+    Prepared::Done(match e.problem() {
+        Problem::Cancelled => Outcome::skipped(Problem::Cancelled),
+        problem => Outcome::failed(problem),
+    })
 }
 
 fn known_documents(store: &Store) -> Result<Known> {
