@@ -201,6 +201,26 @@ pub const MIGRATIONS: &[&str] = &[
     ALTER TABLE chunk_vectors
         ADD COLUMN sentences_done INTEGER NOT NULL DEFAULT 1 CHECK (sentences_done IN (0, 1));
     "#,
+    // 11: pages as an ordinary (rowid) table. A page's text is most often a whole
+    // Markdown or Word document, and a WITHOUT ROWID table keeps only about 1,000 bytes
+    // of a row in its b-tree page, so nearly every page took an overflow page of 4 KB
+    // for its rest: the 908 Markdown files of `scripts/bench.sh --import` (2.06 MB of
+    // text) made 4.22 MB of pages, 2.45 MB as a rowid table.
+    r#"
+    CREATE TABLE pages_v11 (
+        doc_id     INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+        page_no    INTEGER NOT NULL,
+        char_start INTEGER NOT NULL,
+        char_end   INTEGER NOT NULL,
+        text       TEXT NOT NULL,
+        ocr_lines  TEXT,
+        PRIMARY KEY (doc_id, page_no)
+    ) STRICT;
+    INSERT INTO pages_v11 (doc_id, page_no, char_start, char_end, text, ocr_lines)
+        SELECT doc_id, page_no, char_start, char_end, text, ocr_lines FROM pages;
+    DROP TABLE pages;
+    ALTER TABLE pages_v11 RENAME TO pages;
+    "#,
 ];
 
 /// The newest schema version this build understands.

@@ -391,9 +391,14 @@ mod tests {
         let count = |sql: &str| conn.query_row(sql, [], |r| r.get::<_, i64>(0)).expect(sql);
         assert_eq!(count("PRAGMA user_version"), migrations::latest());
         assert_eq!(
-            count("SELECT count(*) FROM pages"),
+            count("SELECT count(*) FROM pages WHERE text = '年假五天' AND char_end = 4"),
             1,
-            "pages survive the table rebuild"
+            "pages survive the table rebuilds"
+        );
+        assert_eq!(
+            count("SELECT wr FROM pragma_table_list WHERE name = 'pages'"),
+            0,
+            "pages are an ordinary rowid table from schema 11"
         );
         assert_eq!(count("SELECT count(*) FROM chunks"), 1);
         assert_eq!(
@@ -417,7 +422,7 @@ mod tests {
         conn.execute("DELETE FROM documents WHERE id = 1", [])
             .expect("delete");
         assert_eq!(
-            count("SELECT count(*) FROM chunks"),
+            count("SELECT count(*) FROM chunks") + count("SELECT count(*) FROM pages"),
             0,
             "deletes still cascade"
         );
