@@ -5,14 +5,14 @@
 //! its own threads gain little on a page). So the pages are shared out: each core takes
 //! a group of pages, draws the whole group in one PDF worker run (the file is sent and
 //! parsed once per group, not once per page), and reads its pages one after another
-//! while the other core does the same with its group. The first page is read alone
-//! when the document's language is not known yet: what it reads as narrows the
-//! languages for the rest, which reads faster and better. Meanwhile the other core
-//! draws the first group of the rest, which needs no language.
+//! while the other core does the same with its group. When the document's language is
+//! not known yet, its first two pages are read first, at once, in Chinese and English:
+//! what they read as narrows the languages for the rest, which reads faster and better.
+//! Meanwhile the first group of the rest is drawn, which needs no language.
 
 use std::path::Path;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, mpsc};
 
 use evident_words::problem::Problem;
 
@@ -83,7 +83,10 @@ impl PdfReader {
             total: numbers.len() as u32,
             cancelled: AtomicBool::new(false),
         };
-        let read = reading.all(&numbers, langs);
+        let read = {
+            let _alone = ReadingFile::start();
+            reading.all(&numbers, langs)
+        };
         if reading.cancelled.load(Ordering::SeqCst) {
             return Err(Error::input(path, Problem::Cancelled));
         }
@@ -153,6 +156,104 @@ impl PdfReader {
     }
 }
 
+/// Pages read at once to decide a document's languages ([`Opening`]) when the file is
+/// the only one being read: otherwise the other core has another file's pages to read,
+/// and an English document's second page would be read twice for nothing.
+const OPENING_PAGES: usize = 2;
+
+/// The languages the second opening page is read in before the first has decided.
+const LIKELY: &str = ocr::CHINESE;
+
+/// Files whose scanned pages are being read in this process.
+static FILES_READING: AtomicUsize = AtomicUsize::new(0);
+
+/// One file counted in [`FILES_READING`] while it lives.
+struct ReadingFile;
+
+impl ReadingFile {
+    fn start() -> Self {
+        FILES_READING.fetch_add(1, Ordering::SeqCst);
+        Self
+    }
+
+    /// Whether no other file's pages are being read.
+    fn alone() -> bool {
+        FILES_READING.load(Ordering::SeqCst) <= 1
+    }
+}
+
+impl Drop for ReadingFile {
+    fn drop(&mut self) {
+        FILES_READING.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// The opening pages of a document whose languages are not known, drawn in one worker
+/// run. The first is read in Chinese and English and decides the languages of the
+/// rest. When the file is read alone, the second is read at the same time on the
+/// other core, in [`LIKELY`] languages, and read again only if the first decides
+/// otherwise: every page is read in the languages it would have been read in one after
+/// another, so the text is the same, but the other core no longer waits through the
+/// file's slowest page (a page read in both languages takes about half as long again
+/// as in one).
+struct Opening {
+    /// The pages drawn (none, one or two).
+    drawn: Drawn,
+    /// What the first page decided: `None` until it is read.
+    decided: Mutex<Option<Option<&'static str>>>,
+    changed: Condvar,
+}
+
+impl Opening {
+    fn new(drawn: Drawn) -> Self {
+        Self {
+            drawn,
+            decided: Mutex::new(None),
+            changed: Condvar::new(),
+        }
+    }
+
+    /// Reads opening page `k` (0 or 1), if there is one, and gives the languages for
+    /// the rest of this core's pages.
+    fn read(&self, reading: &Reading<'_>, k: usize) -> (Option<PageResult>, Option<&'static str>) {
+        let Some(image) = self.drawn.get(k) else {
+            return (None, self.decided());
+        };
+        if k == 0 {
+            let mut langs = None;
+            let page = reading.read_page(image, &mut langs);
+            *lock(&self.decided) = Some(langs);
+            self.changed.notify_all();
+            return (Some(page), langs);
+        }
+        let mut likely = Some(LIKELY);
+        let page = reading.read_page(image, &mut likely);
+        let mut langs = self.decided();
+        if langs == Some(LIKELY) {
+            return (Some(page), langs);
+        }
+        let page = reading.read_page(image, &mut langs);
+        (Some(page), langs)
+    }
+
+    /// The languages the first page decided, once it is read.
+    fn decided(&self) -> Option<&'static str> {
+        let mut decided = lock(&self.decided);
+        loop {
+            if let Some(langs) = *decided {
+                return langs;
+            }
+            if self.drawn.is_empty() {
+                return None;
+            }
+            decided = self
+                .changed
+                .wait(decided)
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+    }
+}
+
 /// One file's scanned pages being read, by one thread per core.
 struct Reading<'a> {
     reader: &'a PdfReader,
@@ -177,13 +278,17 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl Reading<'_> {
-    /// Reads `numbers` in `langs` (the first page alone, deciding them, when `None`),
-    /// the rest in groups shared by the cores; one result per page, in order.
-    fn all(&self, numbers: &[u32], mut langs: Option<&'static str>) -> Vec<PageResult> {
-        let mut results: Vec<Option<PageResult>> = vec![None; numbers.len()];
-        let first = usize::from(langs.is_none());
-        let rest = &numbers[first..];
+    /// Reads `numbers` in `langs`, in groups shared by the cores; one result per page,
+    /// in order. When `langs` is `None`, the cores start with the document's opening
+    /// pages ([`Opening`]), which decide them for the rest.
+    fn all(&self, numbers: &[u32], langs: Option<&'static str>) -> Vec<PageResult> {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let first = match langs {
+            Some(_) => 0,
+            None if ReadingFile::alone() => numbers.len().min(OPENING_PAGES).min(cores),
+            None => numbers.len().min(1),
+        };
+        let rest = &numbers[first..];
         // As many groups as cores at least, each at most one worker run.
         let size = rest.len().div_ceil(cores).clamp(1, PAGES_PER_RUN);
         let groups: Vec<(usize, &[u32])> = rest
@@ -191,38 +296,56 @@ impl Reading<'_> {
             .enumerate()
             .map(|(g, pages)| (first + g * size, pages))
             .collect();
-        // The first group drawn ahead, while the first page is read alone: drawing
-        // needs no language, and the other core would wait otherwise.
-        let mut ahead: Option<Drawn> = None;
-        if first == 1 {
-            std::thread::scope(|s| {
-                let drawing = groups
-                    .first()
-                    .map(|&(_, pages)| s.spawn(move || self.draw(pages)));
-                results[0] = Some(self.group(&numbers[..1], &mut langs).remove(0));
-                ahead = drawing.and_then(|d| d.join().ok());
-            });
-        }
-        let ahead = Mutex::new(ahead);
+        let opening = Opening::new(if first > 0 {
+            self.draw(&numbers[..first])
+        } else {
+            Vec::new()
+        });
+        // The first group of each core is drawn while the opening pages are read:
+        // drawing needs no language, and a core would wait for it otherwise.
+        let drawn_ahead = if first > 0 {
+            cores.min(groups.len())
+        } else {
+            0
+        };
+        let (ready, ahead): (Vec<_>, Vec<_>) = (0..drawn_ahead)
+            .map(|_| mpsc::sync_channel::<Drawn>(1))
+            .map(|(tx, rx)| (tx, Mutex::new(rx)))
+            .unzip();
         let next = AtomicUsize::new(0);
         let read = Mutex::new(Vec::new());
         std::thread::scope(|s| {
-            for _ in 0..cores.min(groups.len()) {
-                s.spawn(|| {
+            s.spawn(|| {
+                for (tx, &(_, pages)) in ready.into_iter().zip(&groups) {
+                    let _ = tx.send(self.draw(pages));
+                }
+            });
+            for core in 0..cores.min(first.max(groups.len())) {
+                let (opening, ahead, groups, next, read) =
+                    (&opening, &ahead, &groups, &next, &read);
+                s.spawn(move || {
                     let mut langs = langs;
-                    while let Some(&(at, pages)) = groups.get(next.fetch_add(1, Ordering::SeqCst)) {
-                        let drawn = if at == first {
-                            lock(&ahead).take()
-                        } else {
-                            None
+                    if first > 0 {
+                        let (page, decided) = opening.read(self, core);
+                        if let Some(page) = page {
+                            lock(read).push((core, vec![page]));
+                        }
+                        langs = decided;
+                    }
+                    loop {
+                        let g = next.fetch_add(1, Ordering::SeqCst);
+                        let Some(&(at, pages)) = groups.get(g) else {
+                            break;
                         };
+                        let drawn = ahead.get(g).and_then(|rx| lock(rx).recv().ok());
                         let drawn = drawn.unwrap_or_else(|| self.draw(pages));
                         let pages = self.read_group(drawn, &mut langs);
-                        lock(&read).push((at, pages));
+                        lock(read).push((at, pages));
                     }
                 });
             }
         });
+        let mut results: Vec<Option<PageResult>> = vec![None; numbers.len()];
         for (at, pages) in read
             .into_inner()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -235,11 +358,6 @@ impl Reading<'_> {
             .into_iter()
             .map(|r| r.unwrap_or(Err(Problem::Cancelled)))
             .collect()
-    }
-
-    /// Draws `numbers` in one worker run and reads them one after another.
-    fn group(&self, numbers: &[u32], langs: &mut Option<&'static str>) -> Vec<PageResult> {
-        self.read_group(self.draw(numbers), langs)
     }
 
     /// Draws `numbers` in one worker run: one image (or why not) per page.
@@ -257,26 +375,34 @@ impl Reading<'_> {
     fn read_group(&self, drawn: Drawn, langs: &mut Option<&'static str>) -> Vec<PageResult> {
         drawn
             .into_iter()
-            .map(|image| {
-                if self.stopped() {
-                    return Err(Problem::Cancelled);
-                }
-                let reading = || {
-                    let k = self.done.fetch_add(1, Ordering::SeqCst) as u32 + 1;
-                    (self.ctx.progress)(k.min(self.total), self.total);
-                };
-                let (page, decided) = read_deciding_language(
-                    self.reader,
-                    &image?,
-                    self.engine,
-                    *langs,
-                    self.cache,
-                    &reading,
-                )?;
-                *langs = decided;
-                Ok(page)
-            })
+            .map(|image| self.read_page(&image, langs))
             .collect()
+    }
+
+    /// Reads one page drawn in `langs`, or deciding them when `None`.
+    fn read_page(
+        &self,
+        image: &std::result::Result<PageImage, Problem>,
+        langs: &mut Option<&'static str>,
+    ) -> PageResult {
+        if self.stopped() {
+            return Err(Problem::Cancelled);
+        }
+        let reading = || {
+            let k = self.done.fetch_add(1, Ordering::SeqCst) as u32 + 1;
+            (self.ctx.progress)(k.min(self.total), self.total);
+        };
+        let image = image.as_ref().map_err(Clone::clone)?;
+        let (page, decided) = read_deciding_language(
+            self.reader,
+            image,
+            self.engine,
+            *langs,
+            self.cache,
+            &reading,
+        )?;
+        *langs = decided;
+        Ok(page)
     }
 
     /// Whether the user stopped the file (asked once per page).
