@@ -295,10 +295,13 @@ impl Importer {
         self.options.chunker.validate()?;
         let started = Instant::now();
         // Every file's chunks are measured in words, so the dictionary is needed before
-        // the first one: it loads on a thread of its own while the files are listed.
-        let _ = std::thread::Builder::new()
-            .name("evident-dict".into())
-            .spawn(evident_text::segment::warm_up);
+        // the first one: it loads on a thread of its own while the files are listed
+        // (once per process: the sync pass imports every few seconds).
+        if !evident_text::segment::dictionary_loaded() {
+            let _ = std::thread::Builder::new()
+                .name("evident-dict".into())
+                .spawn(evident_text::segment::warm_up);
+        }
         let (files, mut early) = collect_files(inputs);
         let sizes: Vec<u64> = files
             .iter()

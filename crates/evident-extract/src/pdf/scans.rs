@@ -315,11 +315,13 @@ impl Reading<'_> {
         let next = AtomicUsize::new(0);
         let read = Mutex::new(Vec::new());
         std::thread::scope(|s| {
-            s.spawn(|| {
-                for (tx, &(_, pages)) in ready.into_iter().zip(&groups) {
-                    let _ = tx.send(self.draw(pages));
-                }
-            });
+            if !ready.is_empty() {
+                s.spawn(|| {
+                    for (tx, &(_, pages)) in ready.into_iter().zip(&groups) {
+                        let _ = tx.send(self.draw(pages));
+                    }
+                });
+            }
             for core in 0..cores.min(first.max(groups.len())) {
                 let (opening, ahead, groups, next, read) =
                     (&opening, &ahead, &groups, &next, &read);
